@@ -1,0 +1,49 @@
+/** Envelope codes (PRODUCT.md section 2). Each equals the reply's HTTP status. */
+export const CODES = {
+  ok: 200,
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  notFound: 404,
+  conflict: 409,
+  tooLarge: 413,
+  tooMany: 429,
+  internal: 500,
+} as const;
+
+export type Code = (typeof CODES)[keyof typeof CODES];
+
+/**
+ * Stable machine-readable reasons carried in `data.reason`. The server localizes `msg` from these,
+ * and the client may map them to its own text.
+ */
+export const REASONS = [
+  'field_required',
+  'field_invalid',
+  'files_not_accepted',
+  'body_invalid',
+  'payload_too_large',
+  'unsupported_media_type',
+  'signature_missing',
+  'signature_invalid',
+  'signature_stale',
+  'not_signed_in',
+  'not_found',
+  'too_many_requests',
+  'internal_error',
+] as const;
+
+export type Reason = (typeof REASONS)[number];
+
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+export interface ErrorData {
+  reason?: Reason;
+  field?: string;
+  retry_after?: number;
+  request_id?: string;
+}
