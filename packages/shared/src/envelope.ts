@@ -7,6 +7,7 @@ export const CODES = {
   notFound: 404,
   conflict: 409,
   tooLarge: 413,
+  unsupportedMediaType: 415,
   tooMany: 429,
   internal: 500,
 } as const;
@@ -28,6 +29,7 @@ export const REASONS = [
   'signature_invalid',
   'signature_stale',
   'not_signed_in',
+  'account_revoked',
   'not_found',
   'too_many_requests',
   'internal_error',

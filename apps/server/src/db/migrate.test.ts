@@ -1,0 +1,40 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { createServerDatabase, openTestDatabase, testDatabaseKind } from '../testing/test-database.ts';
+import { openDatabase } from './client.ts';
+import { migrateServer } from './migrate.ts';
+
+// Both drivers answer a raw query with { rows }.
+const rowsOf = async <T>(result: Promise<unknown>) => ((await result) as { rows: T[] }).rows;
+
+describe('migrations', () => {
+  it('are idempotent: migrating an up-to-date database changes nothing', async () => {
+    const handle = await openTestDatabase();
+    await handle.migrate();
+    const tables = await rowsOf<{ table_name: string }>(
+      handle.db.execute(
+        sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+      ),
+    );
+    expect(tables.map((row) => row.table_name)).toEqual(['sessions', 'users']);
+    await handle.close();
+  });
+
+  it.runIf(testDatabaseKind === 'postgres')(
+    'let several instances start at once on one database',
+    async () => {
+      const created = await createServerDatabase();
+      try {
+        await Promise.all([1, 2, 3, 4].map(() => migrateServer(created.url)));
+        const handle = await openDatabase({ databaseUrl: created.url, dataDir: 'memory://' });
+        const applied = await rowsOf<{ count: string }>(
+          handle.db.execute(sql`select count(*)::text as count from drizzle.__drizzle_migrations`),
+        );
+        expect(applied[0]?.count).toBe('1');
+        await handle.close();
+      } finally {
+        await created.drop();
+      }
+    },
+  );
+});

@@ -1,0 +1,28 @@
+import { sql } from 'drizzle-orm';
+import { boolean, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    // Also the app-store appAccountToken, so it is a UUID.
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash'),
+    language: text('language').notNull().default('en'),
+    inviteCode: text('invite_code').notNull(),
+    expireAt: timestamp('expire_at', { withTimezone: true }),
+    subscribeType: smallint('subscribe_type').notNull().default(1),
+    connections: integer('connections').notNull().default(1),
+    pendingConnections: integer('pending_connections'),
+    autoRenew: boolean('auto_renew').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('users_email_key').on(sql`lower(${table.email})`),
+    uniqueIndex('users_invite_code_key').on(table.inviteCode),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { SiteConf } from '@skyway/shared/site';
+import type { Config } from '../../config.ts';
+import { ok } from '../../plugins/errors.ts';
+
+export async function siteRoutes(app: FastifyInstance, options: { config: Config }): Promise<void> {
+  const { config } = options;
+  const conf: SiteConf = {
+    site_name: config.siteName,
+    support_email: config.supportEmail,
+    downloads: config.downloads,
+    signing: Boolean(config.signatureSecret),
+  };
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post('/web/site/conf', { config: { auth: 'public' }, schema: { body: z.object({}) } }, async (request) =>
+      ok(request, conf),
+    );
+}

@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessions, users } from '../db/schema/index.ts';
+import { startTestApp, signedInUser, type TestApp } from '../testing/test-app.ts';
+import { tokenFromHeader } from './auth.ts';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const info = (authorization?: string) =>
+  t.app.inject({ method: 'POST', url: '/web/user/info', headers: authorization ? { authorization } : {} });
+
+describe('sign-in on calls', () => {
+  it('reads a bare token or a Bearer token', () => {
+    expect(tokenFromHeader('abc')).toBe('abc');
+    expect(tokenFromHeader('Bearer abc')).toBe('abc');
+    expect(tokenFromHeader('  ')).toBeUndefined();
+    expect(tokenFromHeader(undefined)).toBeUndefined();
+  });
+
+  it('gives the user fields to a signed-in caller, with either header form', async () => {
+    const { user, token } = await signedInUser(t.database, { email: 'Alice@Example.com' });
+    for (const header of [token, `Bearer ${token}`]) {
+      const res = await info(header);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toEqual({
+        account: 'Alice@Example.com',
+        expire_user: 0,
+        subscribe_type: 1,
+        invite_code: user.inviteCode,
+        connections: 1,
+        pending_connections: null,
+        auto_renew: false,
+        app_account_token: user.id,
+      });
+    }
+  });
+
+  it('answers 401 without a token or with an unknown one', async () => {
+    for (const header of [undefined, 'not-a-token']) {
+      const res = await info(header);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ code: 401, msg: 'Please sign in', data: { reason: 'not_signed_in' } });
+    }
+  });
+
+  it('stores only a hash of the token', async () => {
+    const { user, token } = await signedInUser(t.database);
+    const rows = await t.database.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.tokenHash).toBe(createHash('sha256').update(token).digest('hex'));
+    expect(JSON.stringify(rows)).not.toContain(token);
+    expect(Buffer.from(token, 'base64url')).toHaveLength(32);
+  });
+
+  it('refuses an expired session and slides a live one forward', async () => {
+    const { user, token } = await signedInUser(t.database);
+    const past = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    await t.database.db
+      .update(sessions)
+      .set({ lastSeenAt: past, expiresAt: new Date(Date.now() + 60_000) })
+      .where(eq(sessions.userId, user.id));
+    expect((await info(token)).statusCode).toBe(200);
+    const [slid] = await t.database.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(slid?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 60 * 60 * 1000);
+
+    await t.database.db.update(sessions).set({ expiresAt: past }).where(eq(sessions.userId, user.id));
+    expect((await info(token)).statusCode).toBe(401);
+  });
+
+  it('signs out: the token is dead afterwards', async () => {
+    const { token } = await signedInUser(t.database);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/web/login/out',
+      headers: { authorization: token },
+    });
+    expect(out.json()).toMatchObject({ code: 200, data: {} });
+    expect((await info(token)).statusCode).toBe(401);
+  });
+
+  it('answers 403 to a revoked account', async () => {
+    const { user, token } = await signedInUser(t.database);
+    await t.database.db.update(users).set({ revokedAt: new Date() }).where(eq(users.id, user.id));
+    const res = await info(token);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().data.reason).toBe('account_revoked');
+  });
+
+  it('lets public calls through without a token', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/web/site/conf' });
+    expect(res.json().code).toBe(200);
+  });
+
+  it('refuses to start with a /web/ route that does not declare its sign-in need', async () => {
+    await expect(
+      startTestApp({}, (app) => {
+        app.post('/web/test/undeclared', async () => ({}));
+      }),
+    ).rejects.toThrow(/must declare config.auth/);
+  });
+});

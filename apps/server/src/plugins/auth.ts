@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Database } from '../db/client.ts';
+import type { SessionRow, UserRow } from '../db/schema/index.ts';
+import { findLiveSession } from '../modules/sessions/repository.ts';
+import { AppError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Every `/web/` call declares whether it needs a signed-in user. */
+    auth?: 'required' | 'public';
+  }
+  interface FastifyRequest {
+    user: UserRow | null;
+    session: SessionRow | null;
+  }
+}
+
+/** The token of the `authorization` header: bare, as the spec sends it, or as `Bearer <token>`. */
+export function tokenFromHeader(header: string | undefined): string | undefined {
+  const value = header?.trim().replace(/^bearer\s+/i, '');
+  return value ? value : undefined;
+}
+
+/** The signed-in user of a route declared `auth: 'required'`. */
+export function signedIn(request: FastifyRequest): { user: UserRow; session: SessionRow } {
+  if (!request.user || !request.session) throw new AppError(401, 'not_signed_in');
+  return { user: request.user, session: request.session };
+}
+
+export const authPlugin = fp(
+  async (app: FastifyInstance, options: { db: Database }) => {
+    app.decorateRequest('user', null);
+    app.decorateRequest('session', null);
+
+    app.addHook('onRoute', (route) => {
+      if (route.url.startsWith('/web/') && !route.config?.auth) {
+        throw new Error(`Route ${route.url} must declare config.auth ('required' or 'public')`);
+      }
+    });
+
+    app.addHook('preValidation', async (request) => {
+      if (request.routeOptions.config.auth !== 'required') return;
+      const token = tokenFromHeader(request.headers.authorization);
+      const found = token ? await findLiveSession(options.db, token) : undefined;
+      if (!found) throw new AppError(401, 'not_signed_in');
+      if (found.user.revokedAt) throw new AppError(403, 'account_revoked');
+      request.user = found.user;
+      request.session = found.session;
+    });
+  },
+  { name: 'auth', dependencies: ['bodies', 'errors'] },
+);

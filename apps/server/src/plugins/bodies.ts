@@ -1,0 +1,72 @@
+import Busboy from '@fastify/busboy';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from './errors.ts';
+import { requestLanguage } from './language.ts';
+
+const MAX_FIELDS = 100;
+
+/** Reads the fields of a buffered multipart body; any file part refuses the whole request. */
+function parseMultipart(request: FastifyRequest, body: Buffer): Promise<Record<string, string>> {
+  return new Promise((resolve, reject) => {
+    // The browser helper sends an empty FormData as a bare content type with no parts at all.
+    if (body.length === 0) return resolve({});
+    const fields: Record<string, string> = Object.create(null);
+    let failure: AppError | undefined;
+    const parser = new Busboy({
+      headers: request.headers as ConstructorParameters<typeof Busboy>[0]['headers'],
+      limits: { fields: MAX_FIELDS, fieldSize: body.length },
+    });
+    parser.on('file', (_name, stream) => {
+      failure ??= new AppError(400, 'files_not_accepted');
+      stream.resume();
+    });
+    parser.on('field', (name: string, value: string) => {
+      fields[name] = value;
+    });
+    parser.on('fieldsLimit', () => {
+      failure ??= new AppError(413, 'payload_too_large');
+    });
+    parser.on('error', () => reject(new AppError(400, 'body_invalid')));
+    parser.on('finish', () => (failure ? reject(failure) : resolve({ ...fields })));
+    parser.end(body);
+  });
+}
+
+/**
+ * JSON, urlencoded and multipart bodies are all accepted on every call (spec section 7 shows both
+ * JSON and multipart). Each is read whole under the body limit, so an oversized body of any kind is
+ * a 413; an empty body is an empty payload.
+ */
+export const bodiesPlugin = fp(
+  async (app: FastifyInstance) => {
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    // Only the three encodings of the spec: anything else, plain text included, is a 415.
+    app.removeContentTypeParser(['application/json', 'text/plain']);
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if (typeof body === 'string' && body.trim() === '') return done(null, {});
+      parseJson(request, body as string, (error, value) =>
+        error ? done(new AppError(400, 'body_invalid')) : done(null, value),
+      );
+    });
+
+    await app.register(formbody);
+
+    app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body, done) => {
+      parseMultipart(request, body as Buffer).then(
+        (fields) => done(null, fields),
+        (error: Error) => done(error),
+      );
+    });
+
+    app.decorateRequest('language', null);
+    app.addHook('preValidation', async (request) => {
+      // Calls without a payload may send no body at all: treat it as an empty payload.
+      if (request.body === undefined || request.body === null) request.body = {};
+      // Read before validation, which strips fields that a call does not declare, `l` among them.
+      request.language = requestLanguage(request);
+    });
+  },
+  { name: 'bodies' },
+);

@@ -1,0 +1,92 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { CODES, type Code, type Envelope, type ErrorData, type Reason } from '@skyway/shared/envelope';
+import { type MessageKey, type MessageParams, translate } from '../i18n/messages.ts';
+import { requestLanguage } from './language.ts';
+
+/** An error a caller is meant to see: its code, its reason and what the message needs. */
+export class AppError extends Error {
+  constructor(
+    readonly code: Exclude<Code, 200>,
+    readonly reason: Reason,
+    readonly details: { field?: string; retryAfter?: number } = {},
+  ) {
+    super(reason);
+    this.name = 'AppError';
+  }
+}
+
+/** A success envelope with `msg` in the caller's language. */
+export function ok<T>(request: FastifyRequest, data: T, message: MessageKey = 'ok'): Envelope<T> {
+  return { code: CODES.ok, msg: translate(requestLanguage(request), message), data };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  const data: ErrorData = { reason: error.reason };
+  const params: MessageParams = {};
+  if (error.details.field !== undefined) params.field = data.field = error.details.field;
+  if (error.details.retryAfter !== undefined) {
+    params.retry_after = data.retry_after = error.details.retryAfter;
+    reply.header('retry-after', String(error.details.retryAfter));
+  }
+  if (error.code >= 500) data.request_id = request.id;
+  const envelope: Envelope<ErrorData> = {
+    code: error.code,
+    msg: translate(requestLanguage(request), error.reason, params),
+    data,
+  };
+  return reply.code(error.code).send(envelope);
+}
+
+function fieldOf(error: { validation: { instancePath: string }[] }): string {
+  const path = error.validation[0]?.instancePath ?? '';
+  return path.split('/').filter(Boolean)[0] ?? 'body';
+}
+
+function isMissing(body: unknown, field: string): boolean {
+  if (!body || typeof body !== 'object') return true;
+  const value = (body as Record<string, unknown>)[field];
+  return value === undefined || value === null || value === '';
+}
+
+// Fastify's own errors that a caller can cause, by their error code.
+const FRAMEWORK_ERRORS: Record<string, [AppError['code'], Reason]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'body_invalid'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'body_invalid'],
+};
+
+/** Maps anything thrown to the AppError that the caller sees. */
+export function toAppError(error: FastifyError, request: FastifyRequest): AppError {
+  if (error instanceof AppError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const field = fieldOf(error);
+    return new AppError(400, isMissing(request.body, field) ? 'field_required' : 'field_invalid', { field });
+  }
+  const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
+  if (known) return new AppError(...known);
+  if (error.statusCode === 413) return new AppError(413, 'payload_too_large');
+  if (error.statusCode === 429) return new AppError(429, 'too_many_requests');
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new AppError(400, 'body_invalid');
+  }
+  return new AppError(500, 'internal_error');
+}
+
+/** One error handler for the whole app: every failure becomes the envelope; 5xx details stay in the log. */
+export const errorsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const appError = toAppError(error, request);
+      if (appError.code >= 500) {
+        request.log.error({ err: error }, 'request failed');
+      } else {
+        request.log.info({ reason: appError.reason, field: appError.details.field }, 'request refused');
+      }
+      return sendError(request, reply, appError);
+    });
+  },
+  { name: 'errors' },
+);

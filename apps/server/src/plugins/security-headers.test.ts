@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../testing/test-app.ts';
+
+const probe = (app: TestApp['app']) => {
+  app.post('/web/test/ip', { config: { auth: 'public' } }, async (request) => ({ ip: request.ip }));
+};
+
+describe('security headers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({}, probe);
+  });
+  afterAll(() => t.close());
+
+  it('sends a strict CSP, nosniff, a referrer policy and no framing', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/web/site/conf' });
+    const csp = String(res.headers['content-security-policy']);
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ]) {
+      expect(csp).toContain(directive);
+    }
+    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('marks every /web/ reply no-store, errors included', async () => {
+    for (const url of ['/web/site/conf', '/web/user/info', '/web/nope']) {
+      const res = await t.app.inject({ method: 'POST', url });
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  it('ignores X-Forwarded-For unless a proxy is trusted', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/web/test/ip',
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+      remoteAddress: '10.0.0.5',
+    });
+    expect(res.json().ip).toBe('10.0.0.5');
+  });
+});
+
+describe('trusted proxy', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ TRUST_PROXY: '10.0.0.0/8' }, probe);
+  });
+  afterAll(() => t.close());
+
+  it('takes the client address from a trusted proxy only', async () => {
+    const trusted = await t.app.inject({
+      method: 'POST',
+      url: '/web/test/ip',
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+      remoteAddress: '10.0.0.5',
+    });
+    expect(trusted.json().ip).toBe('203.0.113.9');
+    const untrusted = await t.app.inject({
+      method: 'POST',
+      url: '/web/test/ip',
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+      remoteAddress: '198.51.100.7',
+    });
+    expect(untrusted.json().ip).toBe('198.51.100.7');
+  });
+});

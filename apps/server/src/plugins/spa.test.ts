@@ -1,0 +1,96 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../testing/test-app.ts';
+
+const INDEX =
+  '<!doctype html><html><head><title>Skyway</title></head><body><div id="root"></div></body></html>';
+const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
+
+let dist: string;
+let t: TestApp;
+
+beforeAll(async () => {
+  dist = mkdtempSync(path.join(tmpdir(), 'skyway-dist-'));
+  mkdirSync(path.join(dist, 'assets'));
+  writeFileSync(path.join(dist, 'index.html'), INDEX);
+  writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), SCRIPT);
+  writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.br'), brotliCompressSync(SCRIPT));
+  writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.gz'), gzipSync(SCRIPT));
+  t = await startTestApp({ WEB_DIST_DIR: dist, SIGNATURE_SECRET: 'spa-secret-"<x>' });
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+describe('serving the web app', () => {
+  it('answers every page path with index.html, never cached', async () => {
+    for (const url of ['/', '/download', '/buy', '/some/unknown/page', '/login?formType=regist']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<div id="root"></div>');
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    }
+  });
+
+  it('carries the signing secret as an escaped meta tag', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/download' });
+    expect(res.body).toContain('<meta name="signature-secret" content="spa-secret-&quot;&lt;x&gt;"></head>');
+  });
+
+  it('compresses index.html and revalidates it by ETag', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/download',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(res.rawPayload).toString()).toContain('<div id="root"></div>');
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/download',
+      headers: { 'if-none-match': String(res.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('serves hashed assets pre-compressed and cached for a year', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-Ab12Cd34.js',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const gzip = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-Ab12Cd34.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const other = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(other.headers['cache-control']).toBe('public, max-age=3600');
+  });
+
+  it('answers a missing file, an API path and a non-GET page with 404, not the page', async () => {
+    const missing = await t.app.inject({ method: 'GET', url: '/assets/gone-123.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).not.toContain('<div id="root">');
+    const api = await t.app.inject({ method: 'GET', url: '/web/site/conf' });
+    expect(api.json()).toMatchObject({ code: 404 });
+    const post = await t.app.inject({ method: 'POST', url: '/download' });
+    expect(post.statusCode).toBe(404);
+  });
+
+  it('serves index.html itself only through the page path, with the meta tag', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/index.html' });
+    expect(res.body).toContain('name="signature-secret"');
+  });
+});

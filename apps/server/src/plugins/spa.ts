@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+interface Encoded {
+  body: Buffer;
+  encoding?: 'br' | 'gzip';
+}
+
+interface IndexPage {
+  variants: { br: Buffer; gzip: Buffer; identity: Buffer };
+  etag: string;
+}
+
+const escapeAttribute = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * index.html with what the client needs at run time: the signing secret, when set, as a meta tag
+ * (data, not script, so the CSP stays strict and one build serves every deployment).
+ */
+function loadIndexPage(distDir: string, signatureSecret: string | undefined): IndexPage {
+  let html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
+  if (signatureSecret) {
+    const meta = `<meta name="signature-secret" content="${escapeAttribute(signatureSecret)}">`;
+    html = html.replace('</head>', `${meta}</head>`);
+  }
+  const identity = Buffer.from(html);
+  return {
+    variants: {
+      identity,
+      gzip: gzipSync(identity, { level: 9 }),
+      br: brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    },
+    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+  };
+}
+
+function pickEncoding(page: IndexPage, acceptEncoding: string | undefined): Encoded {
+  const accepted = (acceptEncoding ?? '').toLowerCase();
+  if (/\bbr\b/.test(accepted)) return { body: page.variants.br, encoding: 'br' };
+  if (/\bgzip\b/.test(accepted)) return { body: page.variants.gzip, encoding: 'gzip' };
+  return { body: page.variants.identity };
+}
+
+/** Paths that the SPA's router owns: GET pages outside the API, without a file extension. */
+function isPagePath(url: string): boolean {
+  const pathname = url.split('?')[0] ?? '';
+  if (pathname === '/index.html') return true;
+  if (pathname.startsWith('/web/') || pathname === '/web' || pathname === '/healthz') return false;
+  return !path.posix.basename(pathname).includes('.');
+}
+
+export type PageFallback = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
+
+/**
+ * Serves the built web app: hashed assets cached for a year, pre-compressed variants when present,
+ * and index.html (never cached) for every page path, so the client router handles them. Returns the
+ * fallback that the app's not-found handler calls; it answers undefined when the path is no page.
+ */
+export async function registerSpa(
+  app: FastifyInstance,
+  options: { distDir: string; signatureSecret: string | undefined },
+): Promise<PageFallback> {
+  if (!existsSync(path.join(options.distDir, 'index.html'))) {
+    app.log.warn({ distDir: options.distDir }, 'web app not built: pages are not served (npm run build)');
+    return () => undefined;
+  }
+  const page = loadIndexPage(options.distDir, options.signatureSecret);
+
+  await app.register(fastifyStatic, {
+    root: options.distDir,
+    index: false,
+    preCompressed: true,
+    cacheControl: false,
+    allowedPath: (pathName) => pathName !== '/index.html',
+    setHeaders: (reply, filePath) => {
+      const immutable = filePath.startsWith(path.join(options.distDir, 'assets') + path.sep);
+      reply.header(
+        'cache-control',
+        immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+      );
+    },
+  });
+
+  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+    reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
+      .header('etag', page.etag);
+    if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
+    const { body, encoding } = pickEncoding(page, request.headers['accept-encoding']);
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply.code(200).send(body);
+  };
+  // The static handler treats `/` as a directory; it is the home page.
+  app.get('/', sendPage);
+
+  return (request, reply) =>
+    ['GET', 'HEAD'].includes(request.method) && isPagePath(request.url)
+      ? sendPage(request, reply)
+      : undefined;
+}

@@ -1,0 +1,97 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServerDatabase, testDatabaseKind } from './testing/test-database.ts';
+
+const serverFile = path.resolve(import.meta.dirname, 'server.ts');
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** Environment for a real server process on this suite's kind of database. */
+async function databaseEnv(): Promise<Record<string, string>> {
+  if (testDatabaseKind === 'postgres') {
+    const created = await createServerDatabase();
+    cleanups.push(created.drop);
+    return { DATABASE_URL: created.url };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'skyway-data-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return { DATA_DIR: dir };
+}
+
+interface Running {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startServer(env: Record<string, string>): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', serverFile], {
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', WEB_DIST_DIR: '/nonexistent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  cleanups.push(() => void child.kill('SIGKILL'));
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) resolve({ child, port: Number(match[1]), output: () => output, exited });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+}
+
+function readReply(socket: net.Socket): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString()));
+    socket.on('close', () => resolve(text));
+  });
+}
+
+describe('the server process', () => {
+  it('refuses to start on bad configuration and lists every bad key', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', serverFile], {
+      env: { PATH: process.env.PATH, PORT: 'abc', SUPPORT_EMAIL: 'not-an-address' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('PORT');
+    expect(stderr).toContain('SUPPORT_EMAIL');
+  });
+
+  it('finishes a request in flight on SIGTERM, then closes the database and exits 0', async () => {
+    const server = await startServer(await databaseEnv());
+    const socket = net.connect(server.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const reply = readReply(socket);
+    // Headers now, body later: the request is in flight when the signal arrives.
+    socket.write(
+      'POST /web/site/conf HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 2\r\nConnection: close\r\n\r\n',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.write('{}');
+
+    const text = await reply;
+    expect(text).toMatch(/^HTTP\/1.1 200/);
+    expect(text).toContain('"code":200');
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('database closed');
+  });
+});

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import type { UserRow } from '../db/schema/index.ts';
+import { createSession } from '../modules/sessions/repository.ts';
+import { createUser } from '../modules/users/repository.ts';
+import { openTestDatabase } from './test-database.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on a fresh test database, configured like production but for the given variables.
+ * `extend` may add routes before the app is ready (a test's own probe of the shared plumbing).
+ */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  extend?: (app: FastifyInstance) => void,
+): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', WEB_DIST_DIR: '/nonexistent', ...env });
+  const app = await buildApp({ config, database, logger: false });
+  try {
+    extend?.(app);
+    await app.ready();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+let userCount = 0;
+
+/** A user with a live session, as sign-in would leave them. */
+export async function signedInUser(
+  database: DatabaseHandle,
+  values: Partial<{ email: string }> = {},
+): Promise<{ user: UserRow; token: string }> {
+  userCount += 1;
+  const user = await createUser(database.db, { email: values.email ?? `user${userCount}@example.com` });
+  const token = await createSession(database.db, user.id);
+  return { user, token };
+}

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type DatabaseHandle, openDatabase } from '../db/client.ts';
+
+/** Which database the suite runs on: the vitest project sets TEST_DB (PGlite unless told). */
+export const testDatabaseKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+function serverUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  return url;
+}
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+/** A fresh database on the PostgreSQL server, dropped again by the handle's close(). */
+export async function createServerDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = serverUrl();
+  const name = `skyway_test_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  return {
+    url: withDatabase(admin, name),
+    drop: async () => {
+      const dropper = new pg.Client({ connectionString: admin });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+/**
+ * A new, migrated, empty database for one test file: in-memory PGlite, or its own database on the
+ * PostgreSQL server when the suite runs there.
+ */
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  if (testDatabaseKind === 'pglite') {
+    const handle = await openDatabase({ dataDir: 'memory://' });
+    await handle.migrate();
+    return handle;
+  }
+  const created = await createServerDatabase();
+  const handle = await openDatabase({ databaseUrl: created.url, dataDir: 'memory://' });
+  await handle.migrate();
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      await created.drop();
+    },
+  };
+}
