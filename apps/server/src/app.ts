@@ -11,6 +11,7 @@ import { bodiesPlugin } from './plugins/bodies.ts';
 import { AppError, errorsPlugin, sendError } from './plugins/errors.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { signingPlugin } from './plugins/signing.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { registerSpa } from './plugins/spa.ts';
 
 export interface BuildOptions {
@@ -57,6 +58,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin);
+  await app.register(rateLimitPlugin, { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
   await app.register(bodiesPlugin);
   await app.register(signingPlugin, { secret: config.signatureSecret });
   await app.register(authPlugin, { db });

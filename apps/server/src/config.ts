@@ -43,6 +43,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   DATA_DIR: z.string().trim().min(1).default('./data'),
+  REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   WEB_DIST_DIR: z
     .string()
     .trim()
@@ -74,6 +76,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   databaseUrl: string | undefined;
   dataDir: string;
+  redisUrl: string | undefined;
+  rateLimitPerMinute: number;
   webDistDir: string;
   trustProxy: boolean | number | string[];
   bodyLimit: number;
@@ -106,6 +110,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL,
     databaseUrl: env.DATABASE_URL,
     dataDir: path.resolve(env.DATA_DIR),
+    redisUrl: env.REDIS_URL,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     webDistDir: path.resolve(env.WEB_DIST_DIR),
     trustProxy: env.TRUST_PROXY,
     bodyLimit: env.BODY_LIMIT,

@@ -1,0 +1,62 @@
+import { randomInt } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../testing/test-app.ts';
+
+// A fresh address per test and run, so counters left in a shared Redis never interfere.
+const someAddress = () => `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
+
+const call = (t: TestApp, remoteAddress: string) =>
+  t.app.inject({ method: 'POST', url: '/web/site/conf', remoteAddress, payload: { l: 'zh-cn' } });
+
+const stores = [
+  { name: 'in process', env: {} as Record<string, string> },
+  ...(process.env.TEST_REDIS_URL
+    ? [{ name: 'in Redis', env: { REDIS_URL: process.env.TEST_REDIS_URL } }]
+    : []),
+];
+
+describe.each(stores)('the per-address call ceiling, counted $name', ({ env }) => {
+  let a: TestApp;
+  let b: TestApp;
+  beforeAll(async () => {
+    a = await startTestApp({ ...env, RATE_LIMIT_PER_MINUTE: '5' });
+    b = await startTestApp({ ...env, RATE_LIMIT_PER_MINUTE: '5' });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  it('answers the call past the ceiling with a localized 429 and retry_after', async () => {
+    const address = someAddress();
+    for (let i = 0; i < 5; i++) expect((await call(a, address)).statusCode).toBe(200);
+    const refused = await call(a, address);
+    expect(refused.statusCode).toBe(429);
+    const body = refused.json();
+    expect(body.code).toBe(429);
+    expect(body.data.reason).toBe('too_many_requests');
+    expect(body.data.retry_after).toBeGreaterThan(0);
+    expect(body.data.retry_after).toBeLessThanOrEqual(60);
+    expect(body.msg).toBe(`请求过于频繁，请在${body.data.retry_after}秒后重试`);
+    expect(refused.headers['retry-after']).toBe(String(body.data.retry_after));
+    expect((await call(a, someAddress())).statusCode).toBe(200);
+  });
+
+  it('does not count page and health requests', async () => {
+    const address = someAddress();
+    for (let i = 0; i < 8; i++) {
+      expect(
+        (await a.app.inject({ method: 'GET', url: '/healthz', remoteAddress: address })).statusCode,
+      ).toBe(200);
+    }
+    expect((await call(a, address)).statusCode).toBe(200);
+  });
+
+  it.runIf(Boolean(env.REDIS_URL))('counts across instances that share Redis', async () => {
+    const address = someAddress();
+    for (let i = 0; i < 3; i++) expect((await call(a, address)).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await call(b, address)).statusCode).toBe(200);
+    expect((await call(b, address)).statusCode).toBe(429);
+    expect((await call(a, address)).statusCode).toBe(429);
+  });
+});
