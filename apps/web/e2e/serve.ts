@@ -1,0 +1,34 @@
+// The real server for the browser journeys: the built web app on a fresh in-memory database, with
+// one signed-in user whose session token is written where the tests read it (see fixtures.ts).
+import { writeFileSync } from 'node:fs';
+import { buildApp } from '../../server/src/app.ts';
+import { loadConfig } from '../../server/src/config.ts';
+import { createSession } from '../../server/src/modules/sessions/repository.ts';
+import { createUser } from '../../server/src/modules/users/repository.ts';
+import { openDatabase } from '../../server/src/db/client.ts';
+import { E2E_ACCOUNT, sessionFile } from './fixtures.ts';
+
+const port = Number(process.env.E2E_PORT ?? 4180);
+const config = loadConfig({
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'warn',
+  HOST: '127.0.0.1',
+  PORT: String(port),
+  SIGNATURE_SECRET: process.env.E2E_SIGNATURE_SECRET ?? '',
+});
+const database = await openDatabase({ dataDir: 'memory://' });
+const app = await buildApp({ config, database });
+
+const user = await createUser(database.db, { email: E2E_ACCOUNT });
+const token = await createSession(database.db, user.id);
+writeFileSync(sessionFile(port), JSON.stringify({ token }));
+
+const stop = async () => {
+  await app.close();
+  await database.close();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());
+
+await app.listen({ host: config.host, port: config.port });
