@@ -30,28 +30,28 @@ export interface DatabaseOptions {
   dataDir: string;
 }
 
+function handle(
+  db: Database,
+  kind: DatabaseHandle['kind'],
+  parts: Pick<DatabaseHandle, 'migrate' | 'close'>,
+) {
+  return { db, kind, ...parts, ping: async () => void (await db.execute(sql`select 1`)) };
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    const db = drizzlePg(pool, { schema }) as unknown as Database;
-    const databaseUrl = options.databaseUrl;
-    return {
-      db,
-      kind: 'postgres',
+  const { databaseUrl, dataDir } = options;
+  if (databaseUrl) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    return handle(drizzlePg(pool, { schema }) as unknown as Database, 'postgres', {
       migrate: () => migrateServer(databaseUrl),
-      ping: async () => void (await db.execute(sql`select 1`)),
       close: () => pool.end(),
-    };
+    });
   }
-  if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create(options.dataDir);
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir);
   const embedded = drizzlePglite(client, { schema });
-  const db = embedded as unknown as Database;
-  return {
-    db,
-    kind: 'pglite',
+  return handle(embedded as unknown as Database, 'pglite', {
     migrate: () => migrateEmbedded(embedded),
-    ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.close(),
-  };
+  });
 }
