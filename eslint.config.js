@@ -2,6 +2,12 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { readdirSync } from 'node:fs';
+
+const webFeaturesDir = new URL('./apps/web/src/features/', import.meta.url);
+const webFeatures = readdirSync(webFeaturesDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   {
@@ -36,21 +42,51 @@ export default tseslint.config(
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  // Features never import each other and never the app layer; the app layer composes them. Imports
+  // are relative, so one block per feature folder (read from disk, so a new feature is covered at
+  // once) forbids both a path through `features/<other>` and a hop straight to a sibling `../<other>`.
+  ...webFeatures.map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
     rules: {
-      ...reactHooks.configs.recommended.rules,
-      // Features never import each other; the app layer composes them.
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['**/features/*/**', '!./**'], message: 'Import features only from the app layer.' },
+            {
+              regex: `(^|/)features/(?!${feature}(/|$))`,
+              message: 'Features never import each other: compose them in src/app.',
+            },
+            ...(webFeatures.length > 1
+              ? [
+                  {
+                    regex: `^(\\.\\./)+(${webFeatures.filter((other) => other !== feature).join('|')})(/|$)`,
+                    message: 'Features never import each other: compose them in src/app.',
+                  },
+                ]
+              : []),
+            { regex: '^(\\.\\./)+app(/|$)', message: 'Features never import the app layer.' },
           ],
         },
       ],
     },
-  },
+  })),
   {
-    files: ['apps/web/src/app/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': 'off' },
+    // Shared code sits below the features and the app layer.
+    files: ['apps/web/src/{components,lib}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(features|app)(/|$)',
+              message: 'Shared code (components, lib) never imports features or the app layer.',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

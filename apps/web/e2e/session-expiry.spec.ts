@@ -1,0 +1,20 @@
+import { expect, path, signIn, storedSession, test } from './support.ts';
+
+test('a token the server rejects signs the user out locally and leads to /login', async ({
+  page,
+  consoleErrors,
+}) => {
+  // Chromium logs every non-2xx reply; this one is the point of the journey.
+  consoleErrors.allow(/status of 401/);
+  await signIn(page, 'bogus-token');
+  const rejected = page.waitForResponse((response) => response.url().endsWith('/web/user/info'));
+  await page.goto('/buy');
+  expect((await rejected).status()).toBe(401);
+
+  await expect(page).toHaveURL('/login');
+  expect(path(page)).toBe('/login');
+  await expect(page.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
+  expect(await storedSession(page)).toEqual({ token: null, user: null });
+  // The server's message, shown after the reload that the sign-out caused.
+  await expect(page.locator('.ant-message-notice')).toBeVisible();
+});

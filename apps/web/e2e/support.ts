@@ -1,0 +1,70 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { signParams } from '@skyway/shared/signing';
+import type { User } from '@skyway/shared/user';
+import { STORAGE_KEYS } from '../src/lib/storage-keys.ts';
+import { E2E_ACCOUNT, e2eToken } from './fixtures.ts';
+
+export { expect };
+
+export interface ConsoleErrors {
+  /** Lets an error through that the journey expects, e.g. the browser's log of a 401 reply. */
+  allow: (pattern: RegExp) => void;
+}
+
+/** Every journey fails on an error in the page's console (a CSP violation, a React warning, a crash). */
+export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      const allowed: RegExp[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
+      });
+      page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+      await use({ allow: (pattern) => allowed.push(pattern) });
+      expect(errors.filter((error) => !allowed.some((pattern) => pattern.test(error)))).toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export const seededUser: User = {
+  account: E2E_ACCOUNT,
+  expire_user: 0,
+  subscribe_type: 1,
+  invite_code: '',
+  connections: 1,
+};
+
+/**
+ * Signs the page in as the seeded user by writing the session where the app keeps it, before the
+ * app's first script runs; only on the first load, so that a reload after logout stays signed out.
+ */
+export async function signIn(page: Page, token = e2eToken(), user: User = seededUser): Promise<void> {
+  await page.addInitScript(
+    ({ keys, token, user }) => {
+      if (sessionStorage.getItem('e2e.seeded')) return;
+      sessionStorage.setItem('e2e.seeded', '1');
+      localStorage.setItem(keys.token, token);
+      localStorage.setItem(keys.user, JSON.stringify(user));
+    },
+    { keys: STORAGE_KEYS, token, user },
+  );
+}
+
+export async function storedSession(page: Page): Promise<{ token: string | null; user: string | null }> {
+  return page.evaluate(
+    (keys) => ({ token: localStorage.getItem(keys.token), user: localStorage.getItem(keys.user) }),
+    STORAGE_KEYS,
+  );
+}
+
+export const path = (page: Page) => new URL(page.url()).pathname;
+
+/** A call body as the app sends it, signed when serve.ts runs the server with a signing secret. */
+export function callBody(payload: Record<string, unknown> = {}): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...payload, t: Math.floor(Date.now() / 1000), l: 'us-en' };
+  const secret = process.env.E2E_SIGNATURE_SECRET;
+  if (secret) body.s = signParams(body, secret);
+  return body;
+}

@@ -1,0 +1,54 @@
+import { expect, signIn, test } from './support.ts';
+
+test.describe('website', () => {
+  test('the top bar marks the current page, and every page sets its title and description', async ({
+    page,
+  }) => {
+    await page.goto('/service');
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await expect(nav.getByRole('link', { name: 'Service agreement' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(nav.getByRole('link', { name: 'Download' })).not.toHaveAttribute('aria-current', 'page');
+    await expect(page).toHaveTitle(/^Service agreement · /);
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /subscription service/);
+
+    await nav.getByRole('link', { name: 'Download' }).click();
+    await expect(page).toHaveTitle(/^Download · /);
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /Windows, macOS/);
+  });
+
+  test('signed out, the top bar offers Login and Register', async ({ page }) => {
+    await page.goto('/download');
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await nav.getByRole('link', { name: 'Register' }).click();
+    await expect(page).toHaveURL('/login?formType=regist');
+    await nav.getByRole('link', { name: 'Log in' }).click();
+    await expect(page).toHaveURL('/login');
+  });
+
+  test('signed in, the top bar offers the console', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/privacy');
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Console' })
+      .click();
+    await expect(page).toHaveURL('/buy');
+  });
+
+  test('the footer links the three legal pages, and each navigation starts at the top', async ({ page }) => {
+    await page.goto('/privacy');
+    await expect(page.getByRole('heading', { level: 1, name: 'Privacy policy' })).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect(page.locator('.site-header')).toHaveClass(/site-header--scrolled/);
+    const footer = page.getByRole('contentinfo');
+    await footer.getByRole('link', { name: 'Terms of use' }).click();
+    await expect(page).toHaveURL('/use');
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(page.locator('.site-header')).not.toHaveClass(/site-header--scrolled/);
+    await expect(footer.getByRole('link', { name: 'Privacy policy' })).toBeVisible();
+    await expect(footer.getByRole('link', { name: 'Service agreement' })).toBeVisible();
+  });
+});

@@ -1,0 +1,128 @@
+import { Suspense, useCallback, useState } from 'react';
+import { MenuOutlined } from '@ant-design/icons';
+import { Button, Drawer, Layout, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { AntdProvider } from '../components/antd-provider.tsx';
+import { LanguageMenu } from '../components/language-menu.tsx';
+import { ChangeEmailDialog } from '../features/account/components/change-email-dialog.tsx';
+import { ChangePasswordDialog } from '../features/account/components/change-password-dialog.tsx';
+import { UserInfoDialog } from '../features/account/components/user-info-dialog.tsx';
+import { UserMenu, type AccountDialog } from '../features/account/components/user-menu.tsx';
+import { useUserInfo } from '../features/account/api/user-info.ts';
+import { TrialDialog } from '../features/trial/components/trial-dialog.tsx';
+import { MOBILE_QUERY, useMediaQuery } from '../lib/use-media-query.ts';
+import { useSiteConf } from '../lib/site-conf.ts';
+import { ConsoleSidePanel } from './console-side-panel.tsx';
+import { normalizePath } from './route-guard.ts';
+import './console-layout.css';
+
+const PAGE_TITLES = {
+  '/buy': 'nav.buy',
+  '/order': 'nav.order',
+  '/invite': 'nav.invite',
+  '/404': 'nav.notFound',
+} as const;
+
+function isTitledPath(path: string): path is keyof typeof PAGE_TITLES {
+  return path in PAGE_TITLES;
+}
+
+function ConsoleFrame() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const compact = useMediaQuery(MOBILE_QUERY);
+  const { data: conf } = useSiteConf();
+  const siteName = conf?.site_name || t('brand');
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [drawerKey, setDrawerKey] = useState(location.key);
+  const [dialog, setDialog] = useState<AccountDialog | null>(null);
+  const [trialRequested, setTrialRequested] = useState(false);
+
+  // Spec section 4: the console refreshes the stored user on load.
+  useUserInfo();
+
+  // Spec section 2: on small screens the menu closes on every route change (and a drawer left open
+  // when the window grew past the breakpoint must not pop up again when it shrinks).
+  if (drawerKey !== location.key) {
+    setDrawerKey(location.key);
+    setDrawerOpen(false);
+  }
+  if (!compact && drawerOpen) setDrawerOpen(false);
+
+  const path = normalizePath(location.pathname);
+  const title = isTitledPath(path) ? t(PAGE_TITLES[path]) : '';
+  const closeDialog = () => setDialog(null);
+  const endTrial = useCallback(() => setTrialRequested(false), []);
+  const requestTrial = () => {
+    setDialog(null);
+    setTrialRequested(true);
+  };
+
+  const sidePanel = <ConsoleSidePanel compact={compact} siteName={siteName} onClaimTrial={requestTrial} />;
+
+  return (
+    <Layout className="console" hasSider={!compact}>
+      {compact ? (
+        <Drawer
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          placement="left"
+          size={280}
+          title={siteName}
+          className="console-drawer"
+          rootClassName="console-drawer-root"
+        >
+          {sidePanel}
+        </Drawer>
+      ) : (
+        <Layout.Sider width={240} className="console-sider">
+          {sidePanel}
+        </Layout.Sider>
+      )}
+      <Layout className="console-body">
+        <Layout.Header className="console-header">
+          {compact && (
+            <Button
+              type="text"
+              className="console-header__menu"
+              icon={<MenuOutlined />}
+              aria-label={t('nav.openMenu')}
+              aria-expanded={drawerOpen}
+              onClick={() => setDrawerOpen(true)}
+            />
+          )}
+          <h1 className="console-header__title">{title}</h1>
+          <div className="console-header__tools">
+            <LanguageMenu />
+            <UserMenu onOpenDialog={setDialog} />
+          </div>
+        </Layout.Header>
+        <Layout.Content className="console-content">
+          <Suspense
+            fallback={
+              <div className="console-content__loading">
+                <Spin size="large" />
+              </div>
+            }
+          >
+            <Outlet />
+          </Suspense>
+        </Layout.Content>
+      </Layout>
+      <UserInfoDialog open={dialog === 'userInfo'} onClose={closeDialog} onClaimTrial={requestTrial} />
+      <ChangePasswordDialog open={dialog === 'changePassword'} onClose={closeDialog} />
+      <ChangeEmailDialog open={dialog === 'changeEmail'} onClose={closeDialog} />
+      {trialRequested && <TrialDialog onClose={endTrial} />}
+    </Layout>
+  );
+}
+
+/** The signed-in pages' frame, in antd; loaded on demand so that the public pages carry none of it. */
+export function ConsoleLayout() {
+  return (
+    <AntdProvider>
+      <ConsoleFrame />
+    </AntdProvider>
+  );
+}

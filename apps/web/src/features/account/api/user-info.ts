@@ -1,0 +1,23 @@
+import { useQuery } from '@tanstack/react-query';
+import { userInfoSchema, type UserInfo } from '@skyway/shared/user';
+import { callApi } from '../../../lib/api-client.ts';
+import { replaceUser } from '../../../lib/session.ts';
+
+export const USER_INFO_QUERY_KEY = ['user-info'] as const;
+
+/** Reads the signed-in user and refreshes the stored copy that the console shows. */
+export async function fetchUserInfo(): Promise<UserInfo> {
+  const info = userInfoSchema.parse(await callApi<unknown>('/web/user/info'));
+  replaceUser({
+    account: info.account,
+    expire_user: info.expire_user,
+    subscribe_type: info.subscribe_type,
+    invite_code: info.invite_code,
+    connections: info.connections,
+  });
+  return info;
+}
+
+export function useUserInfo() {
+  return useQuery({ queryKey: USER_INFO_QUERY_KEY, queryFn: fetchUserInfo, staleTime: 0 });
+}

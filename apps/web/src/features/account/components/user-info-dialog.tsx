@@ -1,0 +1,66 @@
+import { CreditCardOutlined, AppleOutlined, GiftOutlined } from '@ant-design/icons';
+import { Button, Descriptions, List, Modal } from 'antd';
+import { SUBSCRIBE_TYPES } from '@skyway/shared/user';
+import { useTranslation } from 'react-i18next';
+import { formatExpiry } from '../../../lib/dates.ts';
+import { useSession } from '../../../lib/session.ts';
+import { SubscriptionTag } from './subscription-tag.tsx';
+
+/** Spec section 2: 400 px wide (section 9). */
+export const DIALOG_WIDTH = 400;
+
+interface Props {
+  open: boolean;
+  onClose: () => void;
+  onClaimTrial: () => void;
+}
+
+export function UserInfoDialog({ open, onClose, onClaimTrial }: Props) {
+  const { t } = useTranslation(['account', 'common']);
+  const { user } = useSession();
+  const type = user?.subscribe_type;
+
+  const methods = [
+    { key: SUBSCRIBE_TYPES.card, icon: <CreditCardOutlined />, label: t('userInfo.card') },
+    { key: SUBSCRIBE_TYPES.appStore, icon: <AppleOutlined />, label: t('userInfo.appStore') },
+  ];
+
+  return (
+    <Modal
+      open={open}
+      width={DIALOG_WIDTH}
+      title={t('userInfo.title')}
+      onCancel={onClose}
+      footer={
+        <Button type="primary" onClick={onClose}>
+          {t('userInfo.close')}
+        </Button>
+      }
+    >
+      <Descriptions column={1} size="small" colon={false} className="user-info">
+        <Descriptions.Item label={t('userInfo.account')}>{user?.account}</Descriptions.Item>
+        <Descriptions.Item label={t('common:expiry.label')}>
+          {formatExpiry(user?.expire_user) ?? t('common:expiry.none')}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('userInfo.subscription')}>
+          <SubscriptionTag type={type} />
+        </Descriptions.Item>
+      </Descriptions>
+      <List
+        size="small"
+        header={t('userInfo.paymentMethods')}
+        dataSource={methods}
+        renderItem={(method) => (
+          <List.Item extra={method.key === type ? t('userInfo.current') : null}>
+            <span className="user-info__method">
+              {method.icon} {method.label}
+            </span>
+          </List.Item>
+        )}
+      />
+      <Button block icon={<GiftOutlined />} onClick={onClaimTrial} className="user-info__trial">
+        {t('common:actions.claimTrial')}
+      </Button>
+    </Modal>
+  );
+}

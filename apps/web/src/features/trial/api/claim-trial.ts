@@ -1,0 +1,17 @@
+import { useMutation } from '@tanstack/react-query';
+import { callApi } from '../../../lib/api-client.ts';
+
+/** Reply of `/web/invite/claim`; the api client stores the new `expire_user` itself. */
+export interface ClaimResult {
+  trial_time: number;
+  expire_user: number;
+}
+
+/** Spec section 8: its failure is only logged, so the api client shows nothing. */
+export function claimTrial(): Promise<ClaimResult> {
+  return callApi<ClaimResult>('/web/invite/claim', {}, { silent: true });
+}
+
+export function useClaimTrial() {
+  return useMutation({ mutationFn: claimTrial });
+}

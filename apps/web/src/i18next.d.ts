@@ -1,0 +1,30 @@
+import type account from './locales/en/account.json';
+import type buy from './locales/en/buy.json';
+import type common from './locales/en/common.json';
+import type download from './locales/en/download.json';
+import type invitations from './locales/en/invitations.json';
+import type legal from './locales/en/legal.json';
+import type login from './locales/en/login.json';
+import type notFound from './locales/en/not-found.json';
+import type orders from './locales/en/orders.json';
+import type trial from './locales/en/trial.json';
+
+// English is the reference: a key used in code but missing here fails the type check, and the
+// translations test makes zh and tw hold the same keys.
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'common';
+    resources: {
+      account: typeof account;
+      buy: typeof buy;
+      common: typeof common;
+      download: typeof download;
+      invitations: typeof invitations;
+      legal: typeof legal;
+      login: typeof login;
+      'not-found': typeof notFound;
+      orders: typeof orders;
+      trial: typeof trial;
+    };
+  }
+}

@@ -1,0 +1,21 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, expect, vi, type MockInstance } from 'vitest';
+import { initI18n } from '../lib/i18n.ts';
+
+initI18n('en');
+
+let consoleError: MockInstance<typeof console.error>;
+
+// An unexpected console.error (a React warning, a failed render) fails the test that caused it.
+beforeEach(() => {
+  const original = console.error.bind(console);
+  consoleError = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => original(...args));
+});
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  sessionStorage.clear();
+  document.head.querySelectorAll('meta[name="signature-secret"]').forEach((meta) => meta.remove());
+  expect(consoleError, 'console.error was called').not.toHaveBeenCalled();
+});

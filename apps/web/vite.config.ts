@@ -1,0 +1,22 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const apiServer = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  root: import.meta.dirname,
+  plugins: [react()],
+  build: {
+    outDir: resolve(import.meta.dirname, 'dist'),
+    emptyOutDir: true,
+    assetsDir: 'assets',
+  },
+  server: {
+    host: '127.0.0.1',
+    proxy: {
+      '/web': apiServer,
+      '/healthz': apiServer,
+    },
+  },
+});
