@@ -1,4 +1,5 @@
 import { Suspense, useCallback, useState } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { MenuOutlined } from '@ant-design/icons';
 import { Button, Drawer, Layout, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +15,7 @@ import { TrialDialog } from '../features/trial/components/trial-dialog.tsx';
 import { MOBILE_QUERY, useMediaQuery } from '../lib/use-media-query.ts';
 import { useSiteConf } from '../lib/site-conf.ts';
 import { ConsoleSidePanel } from './console-side-panel.tsx';
+import { queryClient } from './query-client.ts';
 import { normalizePath } from './route-guard.ts';
 import './console-layout.css';
 
@@ -118,11 +120,16 @@ function ConsoleFrame() {
   );
 }
 
-/** The signed-in pages' frame, in antd; loaded on demand so that the public pages carry none of it. */
+/**
+ * The signed-in pages' frame, in antd and TanStack Query; loaded on demand so that the public pages
+ * carry none of them.
+ */
 export function ConsoleLayout() {
   return (
-    <AntdProvider>
-      <ConsoleFrame />
-    </AntdProvider>
+    <QueryClientProvider client={queryClient}>
+      <AntdProvider>
+        <ConsoleFrame />
+      </AntdProvider>
+    </QueryClientProvider>
   );
 }

@@ -1,4 +1,3 @@
-import { useRouteError } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageLoadTimeoutError } from '../lib/lazy-page.ts';
 import { reloadPage } from '../lib/page.ts';
@@ -8,8 +7,7 @@ import { reloadPage } from '../lib/page.ts';
  * not download (offline, or a new release replaced the hashed files). Hand-made so that it works
  * even when antd itself failed to load.
  */
-export function RouteError() {
-  const error = useRouteError();
+export function RouteError({ error }: { error: unknown }) {
   const { t } = useTranslation();
   const title = error instanceof PageLoadTimeoutError ? t('errors.pageLoadTimeout') : t('errors.pageLoad');
 

@@ -1,10 +1,10 @@
 import type { ReactElement } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { Navigate, type RouteObject, useRoutes } from 'react-router';
 import { DownloadPage } from '../features/download/components/download-page.tsx';
 import { LegalPage } from '../features/legal/components/legal-page.tsx';
 import { lazyPage } from '../lib/lazy-page.ts';
 import { AppShell } from './app-shell.tsx';
-import { RouteError } from './route-error.tsx';
+import { RouteBoundary } from './route-error-boundary.tsx';
 import { WebsiteLayout } from './website-layout.tsx';
 
 // The public pages are in the entry; everything that needs antd loads on demand, so that a visitor
@@ -25,8 +25,7 @@ const NotFoundPage = lazyPage(
 /** A leaf route whose failure shows inside its layout rather than replacing the whole screen. */
 const page = (path: string, element: ReactElement): RouteObject => ({
   path,
-  element,
-  errorElement: <RouteError />,
+  element: <RouteBoundary>{element}</RouteBoundary>,
 });
 
 const redirect = (path: string, to: string): RouteObject => ({ path, element: <Navigate to={to} replace /> });
@@ -34,14 +33,12 @@ const redirect = (path: string, to: string): RouteObject => ({ path, element: <N
 export const routes: RouteObject[] = [
   {
     element: <AppShell />,
-    errorElement: <RouteError />,
     children: [
       redirect('/', '/website'),
       redirect('/website', '/download'),
       redirect('/backstage', '/buy'),
       {
         element: <WebsiteLayout />,
-        errorElement: <RouteError />,
         children: [
           page('/download', <DownloadPage />),
           page('/privacy', <LegalPage document="privacy" />),
@@ -51,8 +48,11 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        element: <ConsoleLayout />,
-        errorElement: <RouteError />,
+        element: (
+          <RouteBoundary>
+            <ConsoleLayout />
+          </RouteBoundary>
+        ),
         children: [
           page('/buy', <BuyPage />),
           page('/order', <OrdersPage />),
@@ -65,6 +65,10 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createRouter() {
-  return createBrowserRouter(routes);
+/**
+ * The routes, matched in React Router's declarative mode: the site uses no loaders or actions, and
+ * the data router would add half again to the public pages' first load.
+ */
+export function AppRoutes() {
+  return useRoutes(routes);
 }
