@@ -64,16 +64,26 @@ function vitest(name, workspace) {
   });
 }
 
-function ensureChromium() {
-  if (existsSync('/usr/bin/chromium')) return { code: 0 };
-  console.log('Installing Debian chromium for the browser tests…');
+function hasChineseFont() {
+  const result = spawnSync('fc-list', [':lang=zh'], { encoding: 'utf8' });
+  return result.status === 0 && result.stdout.trim() !== '';
+}
+
+/** Debian's Chromium for the browser tests, and CJK fonts so the zh and tw screenshots show text. */
+function ensureBrowserPackages() {
+  const missing = [
+    ...(existsSync('/usr/bin/chromium') ? [] : ['chromium']),
+    ...(hasChineseFont() ? [] : ['fonts-noto-cjk']),
+  ];
+  if (missing.length === 0) return { code: 0 };
+  console.log(`Installing ${missing.join(' and ')} with apt…`);
   const update = spawnSync('apt-get', ['update'], { stdio: 'inherit' });
-  const install = spawnSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'inherit' });
+  const install = spawnSync('apt-get', ['install', '-y', ...missing], { stdio: 'inherit' });
   return { code: update.status === 0 && install.status === 0 && existsSync('/usr/bin/chromium') ? 0 : 1 };
 }
 
 await step('install', async () => (ensureDependencies(), { code: 0 }));
-await step('chromium', async () => ensureChromium());
+await step('chromium and fonts', async () => ensureBrowserPackages());
 await step('lint', command('npm', ['run', 'lint']));
 await step('typecheck', command('npm', ['run', 'typecheck']));
 await vitest('shared', 'packages/shared');

@@ -86,7 +86,8 @@ export function LanguageMenu() {
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
-        aria-label={`${t('language.label')}: ${t(`language.${language}`)}`}
+        // The visible short name is part of the accessible name, so voice control can say what it sees.
+        aria-label={`${t('language.label')}: ${t(`language.${language}`)} (${SHORT_NAME[language]})`}
         onClick={() => setOpen((value) => !value)}
         onKeyDown={onButtonKeyDown}
       >

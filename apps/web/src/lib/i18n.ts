@@ -45,5 +45,11 @@ export function initI18n(language: Language): void {
       partialBundledLanguages: true,
       initAsync: false,
       interpolation: { escapeValue: false },
+      // A missing key shows as its raw name; reporting it as an error makes every browser journey,
+      // which fails on console errors, a check for missing translations too.
+      saveMissing: true,
+      missingKeyHandler: (languages, namespace, key) => {
+        console.error(`Missing translation: ${namespace}:${key} (${languages.join(', ')})`);
+      },
     });
 }
