@@ -36,10 +36,10 @@ function visibleTexts(node: Json, key = ''): string[] {
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 async function openIn(page: Page, language: Language, url: string) {
-  await page.addInitScript(
-    ({ key, language }) => localStorage.setItem(key, language),
-    { key: STORAGE_KEYS.language, language },
-  );
+  await page.addInitScript(({ key, language }) => localStorage.setItem(key, language), {
+    key: STORAGE_KEYS.language,
+    language,
+  });
   await page.goto(url);
   await expect(page.locator('html')).toHaveAttribute('lang', HTML_LANG[language]);
 }
