@@ -16,7 +16,7 @@ beforeEach(() => {
 describe('LanguageMenu', () => {
   it('opens from the keyboard on the current language and moves with the arrows', () => {
     render(<LanguageMenu />);
-    const button = screen.getByRole('button', { name: 'Language: English (EN)' });
+    const button = screen.getByRole('button', { name: 'EN, Language: English' });
     expect(button.getAttribute('aria-expanded')).toBe('false');
 
     fireEvent.keyDown(button, { key: 'ArrowDown' });
@@ -35,7 +35,7 @@ describe('LanguageMenu', () => {
 
   it('closes on Escape and gives focus back to the button', () => {
     render(<LanguageMenu />);
-    const button = screen.getByRole('button', { name: 'Language: English (EN)' });
+    const button = screen.getByRole('button', { name: 'EN, Language: English' });
     fireEvent.click(button);
     fireEvent.keyDown(screen.getByRole('menu'), { key: 'Escape' });
     expect(screen.queryByRole('menu')).toBeNull();
@@ -44,12 +44,12 @@ describe('LanguageMenu', () => {
 
   it('chooses another language, and only closes for the current one', () => {
     render(<LanguageMenu />);
-    fireEvent.click(screen.getByRole('button', { name: 'Language: English (EN)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'EN, Language: English' }));
     fireEvent.click(screen.getByRole('menuitemradio', { name: 'English' }));
     expect(chooseLanguage).not.toHaveBeenCalled();
     expect(screen.queryByRole('menu')).toBeNull();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Language: English (EN)' }));
+    fireEvent.click(screen.getByRole('button', { name: 'EN, Language: English' }));
     fireEvent.click(screen.getByRole('menuitemradio', { name: '繁體中文' }));
     expect(chooseLanguage).toHaveBeenCalledWith('tw');
   });

@@ -86,8 +86,8 @@ export function LanguageMenu() {
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
-        // The visible short name is part of the accessible name, so voice control can say what it sees.
-        aria-label={`${t('language.label')}: ${t(`language.${language}`)} (${SHORT_NAME[language]})`}
+        // The accessible name starts with the visible short name, so voice control can say what it sees.
+        aria-label={`${SHORT_NAME[language]}, ${t('language.label')}: ${t(`language.${language}`)}`}
         onClick={() => setOpen((value) => !value)}
         onKeyDown={onButtonKeyDown}
       >
