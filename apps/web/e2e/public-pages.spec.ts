@@ -22,7 +22,7 @@ function locale(language: Language, namespace: string): Record<string, Json> {
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, Json>;
 }
 
-/** Every text of a translation subtree that a reader sees: all strings but meta data and ids. */
+/** Every text of a translation subtree that a reader sees: all strings but meta data and anchor ids. */
 function visibleTexts(node: Json, key = ''): string[] {
   if (typeof node === 'string') {
     if (key === 'description' || key === 'id') return [];

@@ -1,9 +1,11 @@
 import type { Download, Platform } from '@skyway/shared/site';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useSiteConf } from '../../../lib/site-conf.ts';
+import { detectVisitorPlatform } from '../detect-platform.ts';
 import { PlatformIcon } from './platform-icon.tsx';
 import './download-page.css';
 
@@ -11,38 +13,81 @@ import './download-page.css';
 const PLATFORM_ORDER: readonly Platform[] = ['windows', 'macos', 'android', 'ios'];
 const FEATURES = ['speed', 'privacy', 'devices'] as const;
 
-function PlatformCard({ platform, download }: { platform: Platform; download: Download | undefined }) {
+/** The visitor's own platform first, the others in their usual order. */
+function orderPlatforms(own: Platform | null): Platform[] {
+  return own ? [own, ...PLATFORM_ORDER.filter((platform) => platform !== own)] : [...PLATFORM_ORDER];
+}
+
+function DownloadIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+      <path
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        d="M12 4v11m-5-5 5 5 5-5M5 20h14"
+      />
+    </svg>
+  );
+}
+
+interface PlatformCardProps {
+  platform: Platform;
+  download: Download | undefined;
+  own: boolean;
+  /** A primary button; the others are outlined once the visitor's own platform stands out. */
+  primary: boolean;
+}
+
+function PlatformCard({ platform, download, own, primary }: PlatformCardProps) {
   const { t } = useTranslation('download');
   const name = t(`platforms.${platform}`);
+  const className = [
+    'platform-card',
+    own ? 'platform-card--own' : '',
+    download ? '' : 'platform-card--unavailable',
+  ].join(' ');
   return (
-    <li className="platform-card">
+    <li className={className}>
       <span className="platform-card__icon">
         <PlatformIcon platform={platform} />
       </span>
-      <h3 className="platform-card__name">{name}</h3>
+      <div className="platform-card__title">
+        <h3 className="platform-card__name">{name}</h3>
+        {own && <span className="platform-card__badge">{t('yourDevice')}</span>}
+      </div>
       <p className="platform-card__version">
-        {download ? t('version', { version: download.version }) : t('comingSoon')}
+        {download ? t('version', { version: download.version }) : t('comingSoonHint')}
       </p>
-      {download && (
+      {download ? (
         <a
-          className="btn btn--primary platform-card__button"
+          className={`btn ${primary ? 'btn--primary' : 'btn--ghost'} platform-card__button`}
           href={download.url}
           rel="noopener"
           aria-label={t('downloadFor', { platform: name })}
         >
+          <DownloadIcon />
           {t('download')}
         </a>
+      ) : (
+        <span className="platform-card__soon">{t('comingSoon')}</span>
       )}
     </li>
   );
 }
 
 export function DownloadPage() {
-  const { t } = useTranslation('download');
-  usePageMeta(t('meta.title'), t('meta.description'));
+  const { t } = useTranslation(['download', 'common']);
   const { token } = useSession();
   const { data: conf } = useSiteConf();
+  const site = conf?.site_name || t('common:brand');
+  usePageMeta(t('meta.title'), t('meta.description', { site }));
+  const [ownPlatform] = useState(detectVisitorPlatform);
   const downloads = new Map(conf?.downloads.map((entry) => [entry.platform, entry]));
+  const ownDownload = ownPlatform ? downloads.get(ownPlatform) : undefined;
+  const signedIn = token !== null;
 
   // A button, not an #anchor: a hash change is a navigation, and navigations scroll to the top.
   const showDownloads = () => document.getElementById('downloads')?.scrollIntoView({ behavior: 'smooth' });
@@ -55,19 +100,35 @@ export function DownloadPage() {
           <h1 className="hero__title">{t('hero.title')}</h1>
           <p className="hero__lead">{t('hero.lead')}</p>
           <div className="hero__actions">
-            <button type="button" className="btn btn--primary btn--large" onClick={showDownloads}>
-              {t('hero.cta')}
-            </button>
-            {token === null ? (
-              <Link to="/login?formType=regist" className="btn btn--ghost btn--large">
-                {t('hero.register')}
-              </Link>
+            {ownPlatform && ownDownload ? (
+              <a className="btn btn--primary btn--large" href={ownDownload.url} rel="noopener">
+                <DownloadIcon />
+                {t('downloadFor', { platform: t(`platforms.${ownPlatform}`) })}
+              </a>
             ) : (
+              <button type="button" className="btn btn--primary btn--large" onClick={showDownloads}>
+                {t('hero.cta')}
+              </button>
+            )}
+            {signedIn ? (
               <Link to="/buy" className="btn btn--ghost btn--large">
                 {t('hero.buy')}
               </Link>
+            ) : (
+              <Link to="/login?formType=regist" className="btn btn--ghost btn--large">
+                {t('hero.register')}
+              </Link>
             )}
           </div>
+          {ownDownload && (
+            <p className="hero__note">
+              {t('version', { version: ownDownload.version })}
+              <span aria-hidden="true"> · </span>
+              <button type="button" className="link-button" onClick={showDownloads}>
+                {t('allPlatforms')}
+              </button>
+            </p>
+          )}
         </div>
         <div className="hero__art" aria-hidden="true">
           <svg viewBox="0 0 320 320">
@@ -101,14 +162,20 @@ export function DownloadPage() {
         <h2 className="section__title">{t('platforms.title')}</h2>
         <p className="section__lead">{t('platforms.lead')}</p>
         <ul className="platform-grid">
-          {PLATFORM_ORDER.map((platform) => (
-            <PlatformCard key={platform} platform={platform} download={downloads.get(platform)} />
+          {orderPlatforms(ownPlatform).map((platform) => (
+            <PlatformCard
+              key={platform}
+              platform={platform}
+              download={downloads.get(platform)}
+              own={platform === ownPlatform}
+              primary={ownPlatform === null || platform === ownPlatform}
+            />
           ))}
         </ul>
       </section>
 
       <section className="section">
-        <h2 className="section__title">{t('features.title')}</h2>
+        <h2 className="section__title">{t('features.title', { site })}</h2>
         <ul className="feature-grid">
           {FEATURES.map((feature) => (
             <li key={feature} className="feature-card">
@@ -117,6 +184,22 @@ export function DownloadPage() {
             </li>
           ))}
         </ul>
+      </section>
+
+      <section className="cta">
+        <div className="cta__text">
+          <h2 className="cta__title">{signedIn ? t('cta.consoleTitle') : t('cta.title')}</h2>
+          <p className="cta__lead">{signedIn ? t('cta.consoleText') : t('cta.text')}</p>
+        </div>
+        {signedIn ? (
+          <Link to="/buy" className="btn btn--large cta__button">
+            {t('hero.buy')}
+          </Link>
+        ) : (
+          <Link to="/login?formType=regist" className="btn btn--large cta__button">
+            {t('hero.register')}
+          </Link>
+        )}
       </section>
     </div>
   );
