@@ -52,3 +52,25 @@ test.describe('website', () => {
     await expect(footer.getByRole('link', { name: 'Service agreement' })).toBeVisible();
   });
 });
+
+test('every top bar and footer link reaches its page', async ({ page }) => {
+  const legal = [
+    { name: 'Privacy policy', url: '/privacy' },
+    { name: 'Service agreement', url: '/service' },
+    { name: 'Terms of use', url: '/use' },
+  ];
+  const links = [
+    ...[{ name: 'Download', url: '/download' }, ...legal].map((target) => ({ ...target, region: 'nav' })),
+    ...legal.map((target) => ({ ...target, region: 'footer' })),
+  ];
+  await page.goto('/use');
+  for (const { name, url, region } of links) {
+    const scope =
+      region === 'nav'
+        ? page.getByRole('navigation', { name: 'Main navigation' })
+        : page.getByRole('contentinfo');
+    await scope.getByRole('link', { name, exact: true }).click();
+    await expect(page).toHaveURL(url);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  }
+});
