@@ -59,6 +59,8 @@ const envSchema = z.object({
     .default(64 * 1024),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   SIGNATURE_SECRET: optionalText.pipe(z.string().min(8).optional()),
+  SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: z.string().trim().min(3).default('Skyway <no-reply@example.com>'),
   SITE_NAME: z.string().trim().min(1).default('Skyway'),
   SUPPORT_EMAIL: z.email().default('support@example.com'),
   ...downloadKeys,
@@ -83,6 +85,8 @@ export interface Config {
   bodyLimit: number;
   shutdownTimeoutMs: number;
   signatureSecret: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
   siteName: string;
   supportEmail: string;
   downloads: Download[];
@@ -117,6 +121,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: env.BODY_LIMIT,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     signatureSecret: env.SIGNATURE_SECRET,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
     siteName: env.SITE_NAME,
     supportEmail: env.SUPPORT_EMAIL,
     downloads: PLATFORMS.map((platform) => ({

@@ -16,7 +16,13 @@ describe('migrations', () => {
         sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
       ),
     );
-    expect(tables.map((row) => row.table_name)).toEqual(['sessions', 'users']);
+    expect(tables.map((row) => row.table_name)).toEqual([
+      'email_codes',
+      'job_runs',
+      'mail_outbox',
+      'sessions',
+      'users',
+    ]);
     await handle.close();
   });
 
@@ -30,7 +36,7 @@ describe('migrations', () => {
         const applied = await rowsOf<{ count: string }>(
           handle.db.execute(sql`select count(*)::text as count from drizzle.__drizzle_migrations`),
         );
-        expect(applied[0]?.count).toBe('1');
+        expect(applied[0]?.count).toBe('2');
         await handle.close();
       } finally {
         await created.drop();

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { REASONS } from '@skyway/shared/envelope';
 import { LANGUAGES } from '@skyway/shared/languages';
-import { FIELD_LABELS, MESSAGES, translate } from './messages.ts';
+import { FIELD_LABELS, MESSAGES, SUCCESS_MESSAGES, translate } from './messages.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 describe('server messages', () => {
   it('has every message in every language, with the same placeholders', () => {
-    const keys = ['ok', ...REASONS] as const;
+    const keys = [...SUCCESS_MESSAGES, ...REASONS] as const;
     for (const key of keys) {
       for (const language of LANGUAGES) {
         const text = MESSAGES[language][key];

@@ -2,12 +2,36 @@ import type { Reason } from '@skyway/shared/envelope';
 import type { Language } from '@skyway/shared/languages';
 
 /** Every `msg` the server can send, keyed by reason or by success message. */
-export type MessageKey = Reason | 'ok';
+export const SUCCESS_MESSAGES = [
+  'ok',
+  'code_sent',
+  'registered',
+  'signed_in',
+  'signed_out',
+  'password_reset',
+  'password_changed',
+  'email_changed',
+] as const;
+
+export type MessageKey = Reason | (typeof SUCCESS_MESSAGES)[number];
 
 type Catalogue = Record<MessageKey, string>;
 
 const en: Catalogue = {
   ok: 'Success',
+  code_sent: 'If the address can receive it, a verification code is on its way',
+  registered: 'Welcome! Your account is ready',
+  signed_in: 'Signed in',
+  signed_out: 'Signed out',
+  password_reset: 'Your password has been reset; please sign in',
+  password_changed: 'Password changed',
+  email_changed: 'E-mail address changed',
+  credentials_invalid: 'Wrong e-mail address or password',
+  password_too_common: 'This password is too common; please choose another',
+  code_invalid: 'The verification code is wrong or no longer valid',
+  code_expired: 'The verification code has expired; please request a new one',
+  code_resend_too_soon: 'Please wait {retry_after} seconds before requesting another code',
+  email_taken: 'This e-mail address already belongs to an account',
   field_required: 'Please enter {field}',
   field_invalid: '{field} is not valid',
   files_not_accepted: 'File uploads are not accepted',
@@ -26,6 +50,19 @@ const en: Catalogue = {
 
 const zh: Catalogue = {
   ok: '操作成功',
+  code_sent: '如果该邮箱可以接收，验证码已发出',
+  registered: '欢迎！账户已创建',
+  signed_in: '登录成功',
+  signed_out: '已退出登录',
+  password_reset: '密码已重置，请重新登录',
+  password_changed: '密码修改成功',
+  email_changed: '邮箱修改成功',
+  credentials_invalid: '邮箱或密码错误',
+  password_too_common: '该密码过于常见，请换一个',
+  code_invalid: '验证码错误或已失效',
+  code_expired: '验证码已过期，请重新获取',
+  code_resend_too_soon: '请在{retry_after}秒后再获取验证码',
+  email_taken: '该邮箱已被其他账户使用',
   field_required: '请输入{field}',
   field_invalid: '{field}格式不正确',
   files_not_accepted: '不接受上传文件',
@@ -44,6 +81,19 @@ const zh: Catalogue = {
 
 const tw: Catalogue = {
   ok: '操作成功',
+  code_sent: '如果該電子郵件可以接收，驗證碼已寄出',
+  registered: '歡迎！帳號已建立',
+  signed_in: '登入成功',
+  signed_out: '已登出',
+  password_reset: '密碼已重設，請重新登入',
+  password_changed: '密碼修改成功',
+  email_changed: '電子郵件修改成功',
+  credentials_invalid: '電子郵件或密碼錯誤',
+  password_too_common: '此密碼過於常見，請換一個',
+  code_invalid: '驗證碼錯誤或已失效',
+  code_expired: '驗證碼已過期，請重新取得',
+  code_resend_too_soon: '請在{retry_after}秒後再取得驗證碼',
+  email_taken: '此電子郵件已被其他帳號使用',
   field_required: '請輸入{field}',
   field_invalid: '{field}格式不正確',
   files_not_accepted: '不接受上傳檔案',

@@ -1,2 +1,5 @@
 export * from './users.ts';
 export * from './sessions.ts';
+export * from './email-codes.ts';
+export * from './mail-outbox.ts';
+export * from './job-runs.ts';

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  boolean,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -10,6 +20,8 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     language: text('language').notNull().default('en'),
     inviteCode: text('invite_code').notNull(),
+    // Who invited this account (registration with their invite code), if anyone.
+    invitedBy: uuid('invited_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
     expireAt: timestamp('expire_at', { withTimezone: true }),
     subscribeType: smallint('subscribe_type').notNull().default(1),
     connections: integer('connections').notNull().default(1),
@@ -17,6 +29,8 @@ export const users = pgTable(
     autoRenew: boolean('auto_renew').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    // The inactive-accounts job: when it warned this account, and when it revoked it.
+    inactiveWarnedAt: timestamp('inactive_warned_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (table) => [
