@@ -3,8 +3,13 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
+import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from './jobs/inactive-accounts.ts';
+import { findJobRun } from './jobs/job-runs.ts';
+import { scheduleJob } from './jobs/scheduler.ts';
+import { accountRoutes } from './modules/accounts/routes.ts';
+import { createMemoryCounters, createRedisCounters } from './modules/limits/counters.ts';
+import { createMailer } from './modules/mail/mailer.ts';
 import { siteRoutes } from './modules/site/routes.ts';
-import { sessionRoutes } from './modules/sessions/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { bodiesPlugin } from './plugins/bodies.ts';
@@ -13,6 +18,7 @@ import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { signingPlugin } from './plugins/signing.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { registerSpa } from './plugins/spa.ts';
+import { connectRedis } from './redis.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -43,14 +49,28 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   const database =
     options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-  if (!options.database) {
-    app.addHook('onClose', async () => {
-      await database.close();
-      app.log.info('database closed');
-    });
-  }
   await database.migrate();
   const { db } = database;
+  const redis = await connectRedis(config.redisUrl);
+  const counters = redis ? createRedisCounters(redis) : createMemoryCounters();
+  const mailer = createMailer({
+    db,
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    siteName: config.siteName,
+    supportEmail: config.supportEmail,
+    log: app.log,
+  });
+
+  // One hook, in this order: mail still queued needs the database, and the database goes last.
+  app.addHook('onClose', async () => {
+    await mailer.idle();
+    await redis?.quit();
+    if (!options.database) {
+      await database.close();
+      app.log.info('database closed');
+    }
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -58,7 +78,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin);
-  await app.register(rateLimitPlugin, { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl });
+  await app.register(rateLimitPlugin, { perMinute: config.rateLimitPerMinute, redis });
   await app.register(bodiesPlugin);
   await app.register(signingPlugin, { secret: config.signatureSecret });
   await app.register(authPlugin, { db });
@@ -66,7 +86,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.get('/healthz', async (request, reply) => {
     try {
       await database.ping();
-      return { status: 'ok', database: database.kind };
+      const lastRun = await findJobRun(db, INACTIVE_ACCOUNTS_JOB);
+      return {
+        status: 'ok',
+        database: database.kind,
+        // Jobs run on whichever instance gets the lock: this says when any of them last finished one.
+        jobs: { [INACTIVE_ACCOUNTS_JOB]: lastRun?.lastFinishedAt?.toISOString() ?? null },
+      };
     } catch (error) {
       request.log.error({ err: error }, 'health check failed');
       return reply.code(503).send({ status: 'unavailable', database: database.kind });
@@ -75,7 +101,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(siteRoutes, { config });
   await app.register(userRoutes);
-  await app.register(sessionRoutes, { db });
+  await app.register(accountRoutes, { db, mailer, counters });
+
+  if (config.inactiveAccountsEveryMinutes > 0) {
+    scheduleJob(app, INACTIVE_ACCOUNTS_JOB, config.inactiveAccountsEveryMinutes * 60_000, (now) =>
+      runInactiveAccounts({ db, mailer, now }),
+    );
+  }
 
   const servePage = await registerSpa(app, {
     distDir: config.webDistDir,

@@ -58,6 +58,7 @@ const envSchema = z.object({
     .max(10 * 1024 * 1024)
     .default(64 * 1024),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  INACTIVE_ACCOUNTS_EVERY_MINUTES: z.coerce.number().int().min(0).default(60),
   SIGNATURE_SECRET: optionalText.pipe(z.string().min(8).optional()),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().trim().min(3).default('Skyway <no-reply@example.com>'),
@@ -84,6 +85,8 @@ export interface Config {
   trustProxy: boolean | number | string[];
   bodyLimit: number;
   shutdownTimeoutMs: number;
+  /** How often the inactive-accounts job runs; 0 turns it off on this instance. */
+  inactiveAccountsEveryMinutes: number;
   signatureSecret: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -120,6 +123,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY,
     bodyLimit: env.BODY_LIMIT,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    inactiveAccountsEveryMinutes: env.INACTIVE_ACCOUNTS_EVERY_MINUTES,
     signatureSecret: env.SIGNATURE_SECRET,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,

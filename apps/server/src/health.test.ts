@@ -6,7 +6,11 @@ describe('GET /healthz', () => {
     const t = await startTestApp();
     const healthy = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(healthy.statusCode).toBe(200);
-    expect(healthy.json()).toEqual({ status: 'ok', database: t.database.kind });
+    expect(healthy.json()).toEqual({
+      status: 'ok',
+      database: t.database.kind,
+      jobs: { 'inactive-accounts': null },
+    });
 
     await t.database.close();
     const broken = await t.app.inject({ method: 'GET', url: '/healthz' });

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { AppError } from './errors.ts';
 
 /**
@@ -10,20 +10,13 @@ import { AppError } from './errors.ts';
  * behind a load balancer counts together; in process memory otherwise.
  */
 export const rateLimitPlugin = fp(
-  async (app: FastifyInstance, options: { perMinute: number; redisUrl: string | undefined }) => {
-    const redis = options.redisUrl
-      ? new Redis(options.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: true })
-      : undefined;
-    if (redis) {
-      await redis.connect();
-      app.addHook('onClose', async () => void (await redis.quit()));
-    }
+  async (app: FastifyInstance, options: { perMinute: number; redis: Redis | undefined }) => {
     await app.register(rateLimit, {
       max: options.perMinute,
       timeWindow: 60_000,
       // After the body is read, so the refusal speaks the language of the call's `l` field.
       hook: 'preValidation',
-      redis,
+      redis: options.redis,
       nameSpace: 'skyway:rate:',
       // A Redis outage must not take the site down with it.
       skipOnError: true,

@@ -22,7 +22,13 @@ export async function startTestApp(
   extend?: (app: FastifyInstance) => void,
 ): Promise<TestApp> {
   const database = await openTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', WEB_DIST_DIR: '/nonexistent', ...env });
+  // The scheduled job stays off: tests run it themselves, with their own clock.
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    WEB_DIST_DIR: '/nonexistent',
+    INACTIVE_ACCOUNTS_EVERY_MINUTES: '0',
+    ...env,
+  });
   const app = await buildApp({ config, database, logger: false });
   try {
     extend?.(app);

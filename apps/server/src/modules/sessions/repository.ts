@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { sessions, users, type SessionRow, type UserRow } from '../../db/schema/index.ts';
 import { hashSessionToken, newSessionToken } from './tokens.ts';
@@ -54,4 +54,17 @@ export async function revokeSession(db: Database, sessionId: string, now = new D
     .update(sessions)
     .set({ revokedAt: now })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/** Ends every session of a user, or every one but `keep` (the one that asked). */
+export async function revokeUserSessions(
+  db: Database,
+  userId: string,
+  options: { keep?: string; now?: Date } = {},
+): Promise<void> {
+  const mine = eq(sessions.userId, userId);
+  await db
+    .update(sessions)
+    .set({ revokedAt: options.now ?? new Date() })
+    .where(and(mine, isNull(sessions.revokedAt), options.keep ? ne(sessions.id, options.keep) : undefined));
 }

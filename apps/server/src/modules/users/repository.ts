@@ -7,14 +7,16 @@ export interface NewUser {
   email: string;
   passwordHash?: string;
   language?: string;
+  invitedBy?: string;
+  lastLoginAt?: Date;
 }
 
 const INVITE_CODE_ATTEMPTS = 5;
 
-function isInviteCodeClash(error: unknown): boolean {
-  const cause = (error as { cause?: { constraint?: string } }).cause ?? error;
-  return (cause as { constraint?: string }).constraint === 'users_invite_code_key';
-}
+const violatedConstraint = (error: unknown) =>
+  ((error as { cause?: { constraint?: string } }).cause ?? (error as { constraint?: string })).constraint;
+
+const isInviteCodeClash = (error: unknown) => violatedConstraint(error) === 'users_invite_code_key';
 
 /** Creates a user with a fresh invite code, drawing again in the rare case of a clash. */
 export async function createUser(db: Database, values: NewUser): Promise<UserRow> {
@@ -40,3 +42,41 @@ export async function findUserByEmail(db: Database, email: string): Promise<User
     .limit(1);
   return row;
 }
+
+export async function findUserById(db: Database, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+export async function findUserByInviteCode(db: Database, inviteCode: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.inviteCode, inviteCode.trim().toUpperCase()))
+    .limit(1);
+  return row;
+}
+
+/** Records a sign-in: it also cancels a pending inactivity warning. */
+export async function recordSignIn(db: Database, id: string, language: string, now: Date): Promise<UserRow> {
+  const [row] = await db
+    .update(users)
+    .set({ lastLoginAt: now, language, inactiveWarnedAt: null })
+    .where(eq(users.id, id))
+    .returning();
+  if (!row) throw new Error(`no user ${id}`);
+  return row;
+}
+
+export async function setPasswordHash(db: Database, id: string, passwordHash: string): Promise<void> {
+  await db.update(users).set({ passwordHash }).where(eq(users.id, id));
+}
+
+export async function setEmail(db: Database, id: string, email: string): Promise<UserRow> {
+  const [row] = await db.update(users).set({ email: email.trim() }).where(eq(users.id, id)).returning();
+  if (!row) throw new Error(`no user ${id}`);
+  return row;
+}
+
+/** True when an insert or update failed on the case-insensitive unique e-mail index. */
+export const isEmailClash = (error: unknown) => violatedConstraint(error) === 'users_email_key';

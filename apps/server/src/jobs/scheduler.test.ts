@@ -1,0 +1,95 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { scheduleJob } from './scheduler.ts';
+
+let app: FastifyInstance | undefined;
+
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+async function newApp(): Promise<FastifyInstance> {
+  app = Fastify({ logger: false });
+  return app;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('scheduleJob', () => {
+  it('runs after the first delay and then on every interval, with the current time', async () => {
+    const server = await newApp();
+    const times: Date[] = [];
+    scheduleJob(server, 'tick', 30, async (now) => void times.push(now), { firstRunAfterMs: 5 });
+    await server.ready();
+    await vi.waitFor(() => expect(times.length).toBeGreaterThanOrEqual(3), { timeout: 2000 });
+    expect(times.every((time) => Math.abs(time.getTime() - Date.now()) < 2000)).toBe(true);
+  });
+
+  it('never overlaps a run still in progress', async () => {
+    const server = await newApp();
+    let running = 0;
+    let most = 0;
+    let runs = 0;
+    scheduleJob(
+      server,
+      'slow',
+      5,
+      async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await sleep(40);
+        running -= 1;
+        runs += 1;
+      },
+      { firstRunAfterMs: 1 },
+    );
+    await server.ready();
+    await vi.waitFor(() => expect(runs).toBeGreaterThanOrEqual(3), { timeout: 2000 });
+    expect(most).toBe(1);
+  });
+
+  it('logs a failed run and keeps going', async () => {
+    const server = await newApp();
+    const child = server.log.child({});
+    vi.spyOn(server.log, 'child').mockReturnValue(child);
+    const error = vi.spyOn(child, 'error');
+    let calls = 0;
+    scheduleJob(
+      server,
+      'flaky',
+      10,
+      async () => {
+        calls += 1;
+        throw new Error('boom');
+      },
+      { firstRunAfterMs: 1 },
+    );
+    await vi.waitFor(() => expect(calls).toBeGreaterThanOrEqual(2), { timeout: 2000 });
+    expect(error).toHaveBeenCalledWith({ err: expect.objectContaining({ message: 'boom' }) }, 'job failed');
+  });
+
+  it('stops on close, after waiting for the run in progress', async () => {
+    const server = await newApp();
+    let started = 0;
+    let finished = 0;
+    scheduleJob(
+      server,
+      'closing',
+      10,
+      async () => {
+        started += 1;
+        await sleep(50);
+        finished += 1;
+      },
+      { firstRunAfterMs: 1 },
+    );
+    await server.ready();
+    await vi.waitFor(() => expect(started).toBe(1), { timeout: 2000 });
+    await server.close();
+    app = undefined;
+    expect(finished).toBe(1);
+    await sleep(50);
+    expect(started).toBe(1);
+  });
+});

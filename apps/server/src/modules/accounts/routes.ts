@@ -1,0 +1,128 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  changeEmailRequest,
+  changePasswordRequest,
+  forgetRequest,
+  loginRequest,
+  registerRequest,
+  verifyEmailRequest,
+} from '@skyway/shared/accounts';
+import { signedIn, tokenFromHeader } from '../../plugins/auth.ts';
+import { ok } from '../../plugins/errors.ts';
+import { requestLanguage } from '../../plugins/language.ts';
+import { findLiveSession, revokeSession } from '../sessions/repository.ts';
+import {
+  type AccountDeps,
+  changeEmail,
+  changePassword,
+  register,
+  requestEmailCode,
+  resetPassword,
+  signIn,
+} from './service.ts';
+
+/** The account calls of PRODUCT.md section 2. */
+export async function accountRoutes(app: FastifyInstance, deps: AccountDeps): Promise<void> {
+  const { db } = deps;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.post(
+    '/web/login/verify_email',
+    { config: { auth: 'public' }, schema: { body: verifyEmailRequest } },
+    async (request) => {
+      // Public, but the change-email scene belongs to a signed-in user.
+      const token = tokenFromHeader(request.headers.authorization);
+      const session = token ? await findLiveSession(db, token) : undefined;
+      await requestEmailCode(deps, {
+        ...request.body,
+        ip: request.ip,
+        language: requestLanguage(request),
+        now: new Date(),
+        signedIn: session && !session.user.revokedAt ? session.user : null,
+      });
+      return ok(request, {}, 'code_sent');
+    },
+  );
+
+  routes.post(
+    '/web/login/register',
+    { config: { auth: 'public' }, schema: { body: registerRequest } },
+    async (request) => {
+      const { email, password, email_code, invite_code } = request.body;
+      const user = await register(deps, {
+        email,
+        password,
+        emailCode: email_code,
+        inviteCode: invite_code,
+        language: requestLanguage(request),
+        now: new Date(),
+      });
+      return ok(request, user, 'registered');
+    },
+  );
+
+  routes.post(
+    '/web/login/login',
+    { config: { auth: 'public' }, schema: { body: loginRequest } },
+    async (request) => {
+      const user = await signIn(deps, {
+        ...request.body,
+        ip: request.ip,
+        language: requestLanguage(request),
+        now: new Date(),
+      });
+      return ok(request, user, 'signed_in');
+    },
+  );
+
+  routes.post(
+    '/web/login/forget',
+    { config: { auth: 'public' }, schema: { body: forgetRequest } },
+    async (request) => {
+      const { email, email_code, password } = request.body;
+      await resetPassword(deps, { email, emailCode: email_code, password, now: new Date() });
+      return ok(request, {}, 'password_reset');
+    },
+  );
+
+  routes.post(
+    '/web/login/email',
+    { config: { auth: 'required' }, schema: { body: changeEmailRequest } },
+    async (request) => {
+      const user = await changeEmail(deps, {
+        user: signedIn(request).user,
+        email: request.body.email,
+        emailCode: request.body.email_code,
+        now: new Date(),
+      });
+      return ok(request, user, 'email_changed');
+    },
+  );
+
+  routes.post(
+    '/web/login/pass',
+    { config: { auth: 'required' }, schema: { body: changePasswordRequest } },
+    async (request) => {
+      const { user, session } = signedIn(request);
+      await changePassword(deps, {
+        user,
+        sessionId: session.id,
+        oldPassword: request.body.old_pwd,
+        newPassword: request.body.new_pwd,
+        now: new Date(),
+      });
+      return ok(request, {}, 'password_changed');
+    },
+  );
+
+  routes.post(
+    '/web/login/out',
+    { config: { auth: 'required' }, schema: { body: z.object({}) } },
+    async (request) => {
+      await revokeSession(db, signedIn(request).session.id);
+      return ok(request, {}, 'signed_out');
+    },
+  );
+}

@@ -1,0 +1,235 @@
+import type { EmailCodeScene } from '@skyway/shared/accounts';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@skyway/shared/languages';
+import type { SessionUser } from '@skyway/shared/user';
+import type { Database } from '../../db/client.ts';
+import type { UserRow } from '../../db/schema/index.ts';
+import { AppError } from '../../plugins/errors.ts';
+import {
+  checkCodeLimits,
+  CODE_LIFETIME_MINUTES,
+  issueCode,
+  normalizeEmail,
+  useCode,
+} from '../codes/service.ts';
+import type { Counters } from '../limits/counters.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { createSession, revokeUserSessions } from '../sessions/repository.ts';
+import { presentUser } from '../users/present.ts';
+import {
+  createUser,
+  findUserByEmail,
+  findUserByInviteCode,
+  isEmailClash,
+  recordSignIn,
+  setEmail,
+  setPasswordHash,
+} from '../users/repository.ts';
+import { decoyHash, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
+
+export interface AccountDeps {
+  db: Database;
+  mailer: Mailer;
+  counters: Counters;
+}
+
+/** PRODUCT.md section 3: sign-in failures allowed per address in 15 minutes and per client address in an hour. */
+export const SIGN_IN_TRIES_PER_ADDRESS = 10;
+export const SIGN_IN_TRIES_PER_IP = 100;
+
+const userLanguage = (user: UserRow): Language =>
+  isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE;
+
+async function openSession(db: Database, user: UserRow, language: Language, now: Date): Promise<SessionUser> {
+  // Two independent writes: on a pool they go out together, which sign-in latency notices.
+  const [signedIn, token] = await Promise.all([
+    recordSignIn(db, user.id, language, now),
+    createSession(db, user.id, now),
+  ]);
+  return { ...presentUser(signedIn), token };
+}
+
+function refuseCommonPassword(password: string, email: string, field: string): void {
+  if (isCommonPassword(password, email)) throw new AppError(400, 'password_too_common', { field });
+}
+
+/**
+ * Sends a code, or the mail that stands in for one, and answers the same either way: whether an
+ * address has an account shows only in its own mailbox.
+ */
+export async function requestEmailCode(
+  deps: AccountDeps,
+  request: {
+    email: string;
+    scene: EmailCodeScene;
+    ip: string;
+    language: Language;
+    now: Date;
+    signedIn: UserRow | null;
+  },
+): Promise<void> {
+  const { db, mailer, counters } = deps;
+  if (request.scene === 'email' && !request.signedIn) throw new AppError(401, 'not_signed_in');
+  await checkCodeLimits(counters, request);
+  const owner = await findUserByEmail(db, request.email);
+  const sendCode = async (to: string, language: Language) => {
+    const code = await issueCode(db, request);
+    await mailer.send({
+      to,
+      template: `code_${request.scene}`,
+      language,
+      params: { code, minutes: CODE_LIFETIME_MINUTES },
+    });
+  };
+
+  if (request.scene === 'register') {
+    if (owner)
+      await mailer.send({ to: owner.email, template: 'account_exists', language: userLanguage(owner) });
+    else await sendCode(request.email, request.language);
+  } else if (request.scene === 'forget') {
+    if (owner && !owner.revokedAt) await sendCode(owner.email, userLanguage(owner));
+  } else if (!owner && request.signedIn) {
+    // A taken address gets nothing now; the change itself answers 409 to its owner's session only.
+    await sendCode(request.email, userLanguage(request.signedIn));
+  }
+}
+
+export async function register(
+  deps: AccountDeps,
+  request: {
+    email: string;
+    password: string;
+    emailCode: string;
+    inviteCode?: string;
+    language: Language;
+    now: Date;
+  },
+): Promise<SessionUser> {
+  const { db } = deps;
+  refuseCommonPassword(request.password, request.email, 'password');
+  const passwordHash = await hashPassword(request.password);
+  const inviter = request.inviteCode ? await findUserByInviteCode(db, request.inviteCode) : undefined;
+  try {
+    // Outside the transaction: a spent try must stay spent when what follows fails.
+    await useCode(db, {
+      email: request.email,
+      scene: 'register',
+      code: request.emailCode,
+      now: request.now,
+    });
+    return await db.transaction(async (tx) => {
+      const user = await createUser(tx, {
+        email: request.email,
+        passwordHash,
+        language: request.language,
+        invitedBy: inviter?.id,
+      });
+      return openSession(tx, user, request.language, request.now);
+    });
+  } catch (error) {
+    if (isEmailClash(error)) throw new AppError(409, 'email_taken', { field: 'email' });
+    throw error;
+  }
+}
+
+export async function signIn(
+  deps: AccountDeps,
+  request: { email: string; password: string; ip: string; language: Language; now: Date },
+): Promise<SessionUser> {
+  const { db, counters } = deps;
+  const address = normalizeEmail(request.email);
+  // Each try is counted before the password is checked, so parallel guesses cannot slip past.
+  const byIp = await counters.hit(`signin:ip:${request.ip}`, 60 * 60);
+  if (byIp.count > SIGN_IN_TRIES_PER_IP)
+    throw new AppError(429, 'too_many_requests', { retryAfter: byIp.resetIn });
+  const byAddress = await counters.hit(`signin:address:${address}`, 15 * 60);
+
+  const user = await findUserByEmail(db, address);
+  const matches = await verifyPassword(user?.passwordHash ?? (await decoyHash()), request.password);
+  // A locked address answers exactly like a wrong password, whatever the password was.
+  if (!user || !matches || byAddress.count > SIGN_IN_TRIES_PER_ADDRESS) {
+    throw new AppError(400, 'credentials_invalid');
+  }
+  if (user.revokedAt) throw new AppError(403, 'account_revoked');
+  await counters.clear(`signin:address:${address}`);
+  return openSession(db, user, request.language, request.now);
+}
+
+export async function resetPassword(
+  deps: AccountDeps,
+  request: { email: string; emailCode: string; password: string; now: Date },
+): Promise<void> {
+  const { db, mailer } = deps;
+  refuseCommonPassword(request.password, request.email, 'password');
+  const passwordHash = await hashPassword(request.password);
+  // Outside the transaction: a spent try must stay spent when what follows fails.
+  await useCode(db, { email: request.email, scene: 'forget', code: request.emailCode, now: request.now });
+  const user = await db.transaction(async (tx) => {
+    const owner = await findUserByEmail(tx, request.email);
+    if (!owner || owner.revokedAt) throw new AppError(400, 'code_invalid', { field: 'email_code' });
+    await setPasswordHash(tx, owner.id, passwordHash);
+    await revokeUserSessions(tx, owner.id, { now: request.now });
+    return owner;
+  });
+  await mailer.send({ to: user.email, template: 'password_changed', language: userLanguage(user) });
+}
+
+export async function changePassword(
+  deps: AccountDeps,
+  request: { user: UserRow; sessionId: string; oldPassword: string; newPassword: string; now: Date },
+): Promise<void> {
+  const { db, mailer, counters } = deps;
+  const tries = await counters.hit(`password:user:${request.user.id}`, 15 * 60);
+  if (tries.count > SIGN_IN_TRIES_PER_ADDRESS)
+    throw new AppError(429, 'too_many_requests', { retryAfter: tries.resetIn });
+  if (!request.user.passwordHash || !(await verifyPassword(request.user.passwordHash, request.oldPassword))) {
+    throw new AppError(400, 'credentials_invalid', { field: 'old_pwd' });
+  }
+  refuseCommonPassword(request.newPassword, request.user.email, 'new_pwd');
+  const passwordHash = await hashPassword(request.newPassword);
+  await db.transaction(async (tx) => {
+    await setPasswordHash(tx, request.user.id, passwordHash);
+    await revokeUserSessions(tx, request.user.id, { keep: request.sessionId, now: request.now });
+  });
+  await counters.clear(`password:user:${request.user.id}`);
+  await mailer.send({
+    to: request.user.email,
+    template: 'password_changed',
+    language: userLanguage(request.user),
+  });
+}
+
+/**
+ * Moves the account to a new address proven by its code. Every session ends, this one too, and
+ * this browser gets a new one; the old address is told.
+ */
+export async function changeEmail(
+  deps: AccountDeps,
+  request: { user: UserRow; email: string; emailCode: string; now: Date },
+): Promise<SessionUser> {
+  const { db, mailer } = deps;
+  const { user } = request;
+  if (normalizeEmail(request.email) === normalizeEmail(user.email)) {
+    throw new AppError(409, 'email_taken', { field: 'email' });
+  }
+  let changed: SessionUser;
+  try {
+    // Outside the transaction: a spent try must stay spent when what follows fails.
+    await useCode(db, { email: request.email, scene: 'email', code: request.emailCode, now: request.now });
+    changed = await db.transaction(async (tx) => {
+      const moved = await setEmail(tx, user.id, request.email);
+      await revokeUserSessions(tx, user.id, { now: request.now });
+      const token = await createSession(tx, user.id, request.now);
+      return { ...presentUser(moved), token };
+    });
+  } catch (error) {
+    if (isEmailClash(error)) throw new AppError(409, 'email_taken', { field: 'email' });
+    throw error;
+  }
+  await mailer.send({
+    to: user.email,
+    template: 'email_changed',
+    language: userLanguage(user),
+    params: { new_email: changed.account },
+  });
+  return changed;
+}

@@ -1,0 +1,99 @@
+import { LANGUAGES } from '@skyway/shared/languages';
+import { describe, expect, it } from 'vitest';
+import { type MailTemplate, renderMail, TEMPLATE_PARAMS, TEMPLATES } from './templates.ts';
+
+const site = { siteName: 'Skyway', supportEmail: 'help@skyway.test' };
+const sample: Record<string, string | number> = {
+  code: '042917',
+  minutes: 10,
+  new_email: 'new@example.com',
+  revoke_date: '2025-03-08',
+};
+const templates = Object.keys(TEMPLATES) as MailTemplate[];
+const paramsFor = (template: MailTemplate) =>
+  Object.fromEntries(TEMPLATE_PARAMS[template].map((key) => [key, sample[key] ?? `value-of-${key}`]));
+
+describe('mail templates', () => {
+  it('cover the seven messages', () => {
+    expect(templates.sort()).toEqual(
+      [
+        'account_exists',
+        'code_email',
+        'code_forget',
+        'code_register',
+        'email_changed',
+        'inactive_warning',
+        'password_changed',
+      ].sort(),
+    );
+  });
+
+  describe.each(templates.flatMap((template) => LANGUAGES.map((language) => [template, language] as const)))(
+    '%s in %s',
+    (template, language) => {
+      const mail = renderMail(template, language, paramsFor(template), site);
+
+      it('has a subject, a text and an HTML part with no placeholder left', () => {
+        for (const part of [mail.subject, mail.text, mail.html]) {
+          expect(part.trim()).not.toBe('');
+          expect(part).not.toMatch(/\{\w*\}?/);
+        }
+      });
+
+      it('names the site and the support address, and carries every param', () => {
+        for (const part of [mail.text, mail.html]) {
+          expect(part).toContain('Skyway');
+          expect(part).toContain('help@skyway.test');
+          for (const value of Object.values(paramsFor(template))) expect(part).toContain(String(value));
+        }
+        expect(mail.subject).toContain('Skyway');
+      });
+    },
+  );
+
+  it('differ by language, with Taiwan usage in tw', () => {
+    const render = (language: 'en' | 'zh' | 'tw') =>
+      renderMail('code_register', language, { code: '123456', minutes: 10 }, site);
+    expect(render('en').subject).toBe('Your Skyway registration code');
+    expect(render('zh').text).toContain('账号');
+    expect(render('tw').text).toContain('帳號');
+    expect(render('tw').subject).toContain('驗證碼');
+    expect(renderMail('email_changed', 'tw', { new_email: 'n@example.com' }, site).subject).toContain(
+      '電子郵件',
+    );
+  });
+
+  it('escapes every interpolated value in the HTML, and only there', () => {
+    const hostile = '<script>alert("x")</script>&\'';
+    const mail = renderMail(
+      'email_changed',
+      'en',
+      { new_email: hostile },
+      { siteName: 'A&B <Net>', supportEmail: 'help@skyway.test' },
+    );
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).not.toContain('<Net>');
+    expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;');
+    expect(mail.html).toContain('A&amp;B &lt;Net&gt;');
+    expect(mail.text).toContain(hostile);
+  });
+
+  it('does not expand a value that looks like a placeholder', () => {
+    const mail = renderMail('email_changed', 'en', { new_email: '{support_email}' }, site);
+    expect(mail.text).toContain('changed to {support_email}.');
+  });
+
+  it('keeps a line break in a value out of the subject', () => {
+    const mail = renderMail(
+      'account_exists',
+      'en',
+      {},
+      { siteName: 'Sky\r\nBcc: x@evil.test', supportEmail: 's@x.test' },
+    );
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+  });
+
+  it('refuses to render without a required param', () => {
+    expect(() => renderMail('code_forget', 'en', { minutes: 10 }, site)).toThrow(/code_forget needs code/);
+  });
+});

@@ -1,0 +1,82 @@
+import { createServer } from 'node:net';
+import { createTransport } from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeIn, type SmtpCatcher, startSmtpCatcher } from './smtp-catcher.ts';
+
+let catcher: SmtpCatcher;
+
+beforeAll(async () => {
+  catcher = await startSmtpCatcher();
+});
+afterAll(() => catcher.close());
+
+function freePort(): Promise<number> {
+  const probe = createServer();
+  return new Promise((resolve) =>
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    }),
+  );
+}
+
+const send = (to: string, subject: string, text: string, html?: string) =>
+  createTransport(catcher.url).sendMail({ from: 'Site <no-reply@example.com>', to, subject, text, html });
+
+describe('the test SMTP server', () => {
+  it('listens on 127.0.0.1 and gives a URL that nodemailer delivers to without TLS', () => {
+    expect(catcher.port).toBeGreaterThan(0);
+    expect(catcher.url).toBe(`smtp://127.0.0.1:${catcher.port}?ignoreTLS=true`);
+  });
+
+  it('keeps each message parsed: recipient, subject, text and HTML', async () => {
+    await send(
+      'alice@example.com',
+      '验证码',
+      'Your code:\n\n    042917\n',
+      '<p>Your code: <b>042917</b></p>',
+    );
+    const mail = await catcher.waitFor((m) => m.to === 'alice@example.com');
+    expect(mail).toEqual({
+      to: 'alice@example.com',
+      subject: '验证码',
+      text: 'Your code:\n\n    042917\n',
+      html: '<p>Your code: <b>042917</b></p>',
+    });
+    expect(codeIn(mail)).toBe('042917');
+  });
+
+  it('waits for a message that has not arrived yet', async () => {
+    const waiting = catcher.waitFor((m) => m.subject === 'later');
+    await send('bob@example.com', 'later', 'no code here');
+    await expect(waiting).resolves.toMatchObject({ to: 'bob@example.com', html: '' });
+  });
+
+  it('gives up after the timeout, naming what it did catch', async () => {
+    await expect(catcher.waitFor((m) => m.subject === 'never', 50)).rejects.toThrow(
+      /no matching mail.*later/,
+    );
+  });
+
+  it('refuses to invent a code', () => {
+    expect(() =>
+      codeIn({ to: 'a@example.com', subject: 's', text: 'call 12345 or 1234567', html: '' }),
+    ).toThrow(/no 6-digit code/);
+  });
+
+  it('forgets everything on clear()', async () => {
+    expect(catcher.messages.length).toBeGreaterThan(0);
+    catcher.clear();
+    expect(catcher.messages).toEqual([]);
+  });
+
+  it('listens on a given port', async () => {
+    const port = await freePort();
+    const other = await startSmtpCatcher(port);
+    try {
+      expect(other.port).toBe(port);
+    } finally {
+      await other.close();
+    }
+  });
+});

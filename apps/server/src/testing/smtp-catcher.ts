@@ -1,0 +1,107 @@
+import { type AddressObject, simpleParser } from 'mailparser';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+
+/**
+ * A real SMTP server on 127.0.0.1 that keeps every message it receives, for server tests and the
+ * browser journeys (apps/web/e2e imports this file by relative path, so it must not import vitest).
+ */
+
+export interface CaughtMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface SmtpCatcher {
+  port: number;
+  /** Works as SMTP_URL: the query asks nodemailer to skip STARTTLS, which this server does not offer. */
+  url: string;
+  messages: CaughtMail[];
+  /** The first message, already caught or still to come, that matches. */
+  waitFor(predicate: (mail: CaughtMail) => boolean, timeoutMs?: number): Promise<CaughtMail>;
+  clear(): void;
+  close(): Promise<void>;
+}
+
+function recipients(
+  session: SMTPServerSession,
+  parsedTo: AddressObject | AddressObject[] | undefined,
+): string {
+  const envelope = session.envelope.rcptTo.map((rcpt) => rcpt.address);
+  if (envelope.length > 0) return envelope.join(', ');
+  const headers = Array.isArray(parsedTo) ? parsedTo : parsedTo ? [parsedTo] : [];
+  return headers.flatMap((header) => header.value.map((address) => address.address ?? '')).join(', ');
+}
+
+/** The 6-digit code in a caught message; throws when there is none, so a test fails where it should. */
+export function codeIn(mail: CaughtMail): string {
+  const match = /(?<!\d)\d{6}(?!\d)/.exec(mail.text);
+  if (!match) throw new Error(`no 6-digit code in the mail "${mail.subject}" to ${mail.to}`);
+  return match[0];
+}
+
+export async function startSmtpCatcher(port = 0): Promise<SmtpCatcher> {
+  const messages: CaughtMail[] = [];
+  const waiters = new Set<(mail: CaughtMail) => void>();
+
+  const server = new SMTPServer({
+    // smtp-server's built-in certificate has expired, so STARTTLS would fail every delivery.
+    disabledCommands: ['STARTTLS'],
+    authOptional: true,
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((parsed) => {
+          const mail: CaughtMail = {
+            to: recipients(session, parsed.to),
+            subject: parsed.subject ?? '',
+            text: parsed.text ?? '',
+            html: parsed.html === false ? '' : parsed.html,
+          };
+          messages.push(mail);
+          for (const waiter of waiters) waiter(mail);
+          callback();
+        })
+        .catch((error: unknown) => callback(error instanceof Error ? error : new Error(String(error))));
+    },
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+
+  function waitFor(predicate: (mail: CaughtMail) => boolean, timeoutMs = 5000): Promise<CaughtMail> {
+    const caught = messages.find(predicate);
+    if (caught) return Promise.resolve(caught);
+    return new Promise((resolve, reject) => {
+      const waiter = (mail: CaughtMail) => {
+        if (!predicate(mail)) return;
+        clearTimeout(timer);
+        waiters.delete(waiter);
+        resolve(mail);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        const seen = messages.map((mail) => `"${mail.subject}" to ${mail.to}`).join('; ') || 'none';
+        reject(new Error(`no matching mail within ${timeoutMs} ms (caught: ${seen})`));
+      }, timeoutMs);
+      waiters.add(waiter);
+    });
+  }
+
+  return {
+    port: boundPort,
+    url: `smtp://127.0.0.1:${boundPort}?ignoreTLS=true`,
+    messages,
+    waitFor,
+    clear: () => void messages.splice(0),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
