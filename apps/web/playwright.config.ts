@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { SMTP_CATCHER_URL } from './e2e/fixtures.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4180);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -38,7 +39,7 @@ export default defineConfig({
   webServer: {
     command: 'node --import tsx e2e/serve.ts',
     url: `${baseURL}/healthz`,
-    env: { E2E_PORT: String(port) },
+    env: { E2E_PORT: String(port), E2E_SMTP_URL: SMTP_CATCHER_URL },
     // A fresh server (and database) per run: the logout journey revokes the seeded session.
     reuseExistingServer: false,
     timeout: 120_000,

@@ -15,6 +15,8 @@ const config = loadConfig({
   HOST: '127.0.0.1',
   PORT: String(port),
   SIGNATURE_SECRET: process.env.E2E_SIGNATURE_SECRET ?? '',
+  // The accounts journey catches this mail on 127.0.0.1 (e2e/fixtures.ts, smtp-catcher.ts).
+  SMTP_URL: process.env.E2E_SMTP_URL ?? '',
 });
 const database = await openDatabase({ dataDir: 'memory://' });
 const app = await buildApp({ config, database });

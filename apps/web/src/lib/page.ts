@@ -2,3 +2,8 @@
 export function reloadPage(): void {
   window.location.reload();
 }
+
+/** Opens a path of the site as a new page load. */
+export function openPage(path: string): void {
+  window.location.assign(path);
+}

@@ -46,6 +46,16 @@ export function startSession({ token, ...user }: SessionUser): void {
   publish({ token, user });
 }
 
+/**
+ * Stores a new session for the page that is about to be opened, without telling this page: the
+ * guard here would otherwise send the now signed-in visitor of /login to / before the browser
+ * leaves for the console (spec section 2).
+ */
+export function saveSessionForNextPage({ token, ...user }: SessionUser): void {
+  writeToken(token);
+  writeUser(user);
+}
+
 /** Merges fresh user fields into the stored user; nothing happens when no user is stored. */
 export function updateUser(fields: Partial<User>): void {
   if (!current.user) return;

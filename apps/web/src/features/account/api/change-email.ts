@@ -1,17 +1,21 @@
 import { useMutation } from '@tanstack/react-query';
-import { userSchema } from '@skyway/shared/user';
+import { sessionUserSchema } from '@skyway/shared/user';
 import { request } from '../../../lib/api-client.ts';
-import { replaceUser } from '../../../lib/session.ts';
+import { startSession } from '../../../lib/session.ts';
 
 export interface ChangeEmailInput {
   email: string;
   email_code: string;
 }
 
-/** The reply is the user with the new address, which replaces the stored one; resolves with msg. */
+/**
+ * A change of address revokes every session, this one included, and the reply carries a new token
+ * for this browser with the user: both replace the stored ones, or the next call would get 401.
+ * Resolves with the server's msg.
+ */
 export async function changeEmail(input: ChangeEmailInput): Promise<string> {
   const { data, msg } = await request<unknown>('/web/login/email', { ...input });
-  replaceUser(userSchema.parse(data));
+  startSession(sessionUserSchema.parse(data));
   return msg;
 }
 

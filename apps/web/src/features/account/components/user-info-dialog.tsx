@@ -1,10 +1,11 @@
 import { CreditCardOutlined, AppleOutlined, GiftOutlined } from '@ant-design/icons';
-import { Button, Descriptions, List, Modal } from 'antd';
+import { Button, Descriptions, Modal, Typography } from 'antd';
 import { SUBSCRIBE_TYPES } from '@skyway/shared/user';
 import { useTranslation } from 'react-i18next';
 import { formatExpiry } from '../../../lib/dates.ts';
 import { useSession } from '../../../lib/session.ts';
 import { SubscriptionTag } from './subscription-tag.tsx';
+import './user-info-dialog.css';
 
 /** Spec section 2: 400 px wide (section 9). */
 export const DIALOG_WIDTH = 400;
@@ -46,18 +47,24 @@ export function UserInfoDialog({ open, onClose, onClaimTrial }: Props) {
           <SubscriptionTag type={type} />
         </Descriptions.Item>
       </Descriptions>
-      <List
-        size="small"
-        header={t('userInfo.paymentMethods')}
-        dataSource={methods}
-        renderItem={(method) => (
-          <List.Item extra={method.key === type ? t('userInfo.current') : null}>
-            <span className="user-info__method">
-              {method.icon} {method.label}
-            </span>
-          </List.Item>
-        )}
-      />
+      {/* A plain list: antd 6.6 deprecates List and warns on every render. */}
+      <section className="user-info__methods" aria-labelledby="user-info-methods">
+        <Typography.Text strong id="user-info-methods">
+          {t('userInfo.paymentMethods')}
+        </Typography.Text>
+        <ul>
+          {methods.map((method) => (
+            <li key={method.key} className="user-info__method-row">
+              <span className="user-info__method">
+                {method.icon} {method.label}
+              </span>
+              {method.key === type && (
+                <Typography.Text type="secondary">{t('userInfo.current')}</Typography.Text>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
       <Button block icon={<GiftOutlined />} onClick={onClaimTrial} className="user-info__trial">
         {t('common:actions.claimTrial')}
       </Button>

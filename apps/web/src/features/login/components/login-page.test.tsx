@@ -1,0 +1,379 @@
+import { Suspense } from 'react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, useLocation, useRoutes } from 'react-router';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadAntdLocale } from '../../../lib/antd-locale.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { STORAGE_KEYS } from '../../../lib/storage-keys.ts';
+
+const request = vi.fn();
+const callApi = vi.fn();
+vi.mock('../../../lib/api-client.ts', async (importOriginal) => ({
+  ...(await importOriginal<Record<string, unknown>>()),
+  request: (...args: unknown[]) => request(...args) as unknown,
+  callApi: (...args: unknown[]) => callApi(...args) as unknown,
+}));
+const openPage = vi.fn();
+vi.mock('../../../lib/page.ts', () => ({ openPage: (path: string) => openPage(path), reloadPage: vi.fn() }));
+const showSuccess = vi.fn();
+vi.mock('../../../lib/toast.ts', () => ({
+  ERROR_SECONDS: 5,
+  MESSAGE_SECONDS: 1.5,
+  showSuccess: (text: string) => showSuccess(text),
+  showError: vi.fn(),
+}));
+
+vi.mock('../../../lib/site-conf.ts', () => ({ useSiteConf: () => ({ data: undefined }) }));
+
+const { LoginPage } = await import('./login-page.tsx');
+
+const USER = {
+  account: 'a@example.com',
+  expire_user: 0,
+  subscribe_type: 1,
+  invite_code: 'ME',
+  connections: 1,
+};
+
+function Location() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname + location.search}</output>;
+}
+
+function Routes() {
+  return useRoutes([{ path: '/login', element: <LoginPage /> }]);
+}
+
+async function renderAt(path: string) {
+  // antd's locale suspends the first render (React's use()), so the render is awaited.
+  await act(async () => {
+    render(
+      <MemoryRouter initialEntries={[path]}>
+        <Suspense fallback="loading">
+          <Routes />
+        </Suspense>
+        <Location />
+      </MemoryRouter>,
+    );
+  });
+  await screen.findByRole('heading', { level: 1 });
+}
+
+const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
+const location = () => screen.getByTestId('location').textContent;
+
+function type(label: string, value: string) {
+  fireEvent.change(field(label), { target: { value } });
+}
+
+function typeAndLeave(label: string, value: string) {
+  type(label, value);
+  fireEvent.blur(field(label));
+}
+
+async function submit(name: string) {
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name }));
+    await Promise.resolve();
+  });
+}
+
+// antd and its locale chunk load once, slowly, before the first render of any test.
+beforeAll(async () => {
+  await import('antd');
+  await loadAntdLocale('en');
+}, 60_000);
+
+beforeEach(() => {
+  request.mockReset();
+  callApi.mockReset();
+  openPage.mockReset();
+  showSuccess.mockReset();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('LoginPage, sign-in mode', () => {
+  it('shows e-mail, password, the forgot-password link and the way to registration', async () => {
+    await renderAt('/login');
+    expect(screen.getByRole('heading', { level: 1, name: 'Log in' })).toBeTruthy();
+    expect(field('Email')).toBeTruthy();
+    expect(field('Password').getAttribute('type')).toBe('password');
+    expect(screen.queryByLabelText('Verification code')).toBeNull();
+    expect(screen.getByRole('link', { name: 'No account yet? Register' }).getAttribute('href')).toBe(
+      '/login?formType=regist',
+    );
+    expect(screen.getByRole('button', { name: 'Forgot password?' })).toBeTruthy();
+  });
+
+  it('checks each field when it is left', async () => {
+    await renderAt('/login');
+    typeAndLeave('Email', '');
+    expect(await screen.findByText('Please enter email')).toBeTruthy();
+    typeAndLeave('Email', 'not-an-address');
+    expect(await screen.findByText('Email format incorrect')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Please enter email')).toBeNull());
+    fireEvent.blur(field('Password'));
+    expect(await screen.findByText('Please enter password')).toBeTruthy();
+  });
+
+  it('checks every field on submit and sends nothing while one is wrong', async () => {
+    await renderAt('/login');
+    await submit('Log in');
+    expect(await screen.findByText('Please enter email')).toBeTruthy();
+    expect(await screen.findByText('Please enter password')).toBeTruthy();
+    expect(callApi).not.toHaveBeenCalled();
+  });
+
+  it('signs in, stores token and user, and opens the console', async () => {
+    callApi.mockResolvedValue({ token: 'T1', ...USER });
+    await renderAt('/login');
+    type('Email', ' a@example.com ');
+    type('Password', 'secret-pass');
+    await submit('Log in');
+    await waitFor(() => expect(openPage).toHaveBeenCalledWith('/buy'));
+    expect(callApi).toHaveBeenCalledWith('/web/login/login', {
+      email: 'a@example.com',
+      password: 'secret-pass',
+    });
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('T1');
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.user) ?? 'null')).toEqual(USER);
+  });
+
+  it('stays on the page, signed out, when the server refuses the credentials', async () => {
+    callApi.mockRejectedValue(new ApiError(400, 'Wrong email or password'));
+    await renderAt('/login');
+    type('Email', 'a@example.com');
+    type('Password', 'wrong-pass');
+    await submit('Log in');
+    await waitFor(() => expect(callApi).toHaveBeenCalled());
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Log in' }).className).not.toMatch(/loading/),
+    );
+    expect(openPage).not.toHaveBeenCalled();
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+  });
+});
+
+describe('LoginPage, registration mode', () => {
+  it('opens with ?formType=regist and shows e-mail, code with its button, password twice', async () => {
+    await renderAt('/login?formType=regist');
+    expect(screen.getByRole('heading', { level: 1, name: 'Create an account' })).toBeTruthy();
+    for (const label of ['Email', 'Verification code', 'Password', 'Confirm password']) {
+      expect(field(label)).toBeTruthy();
+    }
+    expect(screen.getByRole('button', { name: 'Get code' })).toBeTruthy();
+    expect(screen.queryByText('Invite code')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Already have an account? Log in' }).getAttribute('href')).toBe(
+      '/login',
+    );
+  });
+
+  it('checks the code format and the second password on blur', async () => {
+    await renderAt('/login?formType=regist');
+    typeAndLeave('Verification code', '');
+    expect(await screen.findByText('Please enter verification code')).toBeTruthy();
+    typeAndLeave('Verification code', '12ab');
+    expect(await screen.findByText('Verification code format incorrect')).toBeTruthy();
+    typeAndLeave('Password', 'short');
+    expect(await screen.findByText('The password must be 8 to 128 characters long')).toBeTruthy();
+    typeAndLeave('Password', 'x'.repeat(129));
+    expect(await screen.findByText('The password must be 8 to 128 characters long')).toBeTruthy();
+    typeAndLeave('Password', 'long-enough');
+    await waitFor(() =>
+      expect(screen.queryByText('The password must be 8 to 128 characters long')).toBeNull(),
+    );
+    typeAndLeave('Confirm password', '');
+    expect(await screen.findByText('Please confirm password')).toBeTruthy();
+    typeAndLeave('Confirm password', 'long-enougH');
+    expect(await screen.findByText('The two passwords do not match')).toBeTruthy();
+    typeAndLeave('Confirm password', 'long-enough');
+    await waitFor(() => expect(screen.queryByText('The two passwords do not match')).toBeNull());
+  });
+
+  it('refuses a mismatched confirmation on submit', async () => {
+    await renderAt('/login?formType=regist');
+    type('Email', 'new@example.com');
+    type('Verification code', '123456');
+    type('Password', 'long-enough');
+    type('Confirm password', 'different-one');
+    await submit('Register');
+    expect(await screen.findByText('The two passwords do not match')).toBeTruthy();
+    expect(callApi).not.toHaveBeenCalled();
+  });
+
+  it('keeps the invite code of the link, shows it read-only across mode switches and sends it', async () => {
+    callApi.mockResolvedValue({ token: 'T2', ...USER });
+    await renderAt('/login?formType=regist&invite_code=ABC123');
+    expect(screen.getByText('ABC123')).toBeTruthy();
+    expect(screen.queryByDisplayValue('ABC123')).toBeNull();
+
+    fireEvent.click(screen.getByRole('link', { name: 'Already have an account? Log in' }));
+    await screen.findByRole('heading', { level: 1, name: 'Log in' });
+    fireEvent.click(screen.getByRole('link', { name: 'No account yet? Register' }));
+    await screen.findByRole('heading', { level: 1, name: 'Create an account' });
+    expect(location()).toBe('/login?formType=regist');
+    expect(screen.getByText('ABC123')).toBeTruthy();
+
+    type('Email', 'new@example.com');
+    type('Verification code', '123456');
+    type('Password', 'long-enough');
+    type('Confirm password', 'long-enough');
+    await submit('Register');
+    await waitFor(() => expect(openPage).toHaveBeenCalledWith('/buy'));
+    expect(callApi).toHaveBeenCalledWith('/web/login/register', {
+      email: 'new@example.com',
+      email_code: '123456',
+      password: 'long-enough',
+      invite_code: 'ABC123',
+    });
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('T2');
+  });
+
+  it('sends no invite code when the link had none', async () => {
+    callApi.mockResolvedValue({ token: 'T3', ...USER });
+    await renderAt('/login?formType=regist');
+    type('Email', 'new@example.com');
+    type('Verification code', '123456');
+    type('Password', 'long-enough');
+    type('Confirm password', 'long-enough');
+    await submit('Register');
+    await waitFor(() => expect(openPage).toHaveBeenCalledWith('/buy'));
+    expect(callApi).toHaveBeenCalledWith('/web/login/register', {
+      email: 'new@example.com',
+      email_code: '123456',
+      password: 'long-enough',
+    });
+  });
+});
+
+describe('LoginPage, forgotten password', () => {
+  it('is reached from sign-in and leads back', async () => {
+    await renderAt('/login');
+    fireEvent.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    await screen.findByRole('heading', { level: 1, name: 'Reset password' });
+    for (const label of ['Email', 'Verification code', 'New password', 'Confirm new password']) {
+      expect(field(label)).toBeTruthy();
+    }
+    expect(screen.getByRole('button', { name: 'Get code' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('link', { name: 'Back to sign-in' }));
+    await screen.findByRole('heading', { level: 1, name: 'Log in' });
+    expect(location()).toBe('/login');
+  });
+
+  it('checks the fields on submit, the passwords included', async () => {
+    await renderAt('/login?formType=forget');
+    await submit('Reset password');
+    for (const text of [
+      'Please enter email',
+      'Please enter verification code',
+      'Please enter password',
+      'Please confirm password',
+    ]) {
+      expect(await screen.findByText(text)).toBeTruthy();
+    }
+    type('New password', 'long-enough');
+    type('Confirm new password', 'long-enougH');
+    await submit('Reset password');
+    expect(await screen.findByText('The two passwords do not match')).toBeTruthy();
+    expect(request).not.toHaveBeenCalled();
+  });
+
+  it('resets, shows the server message and returns to sign-in with the address filled in', async () => {
+    request.mockResolvedValue({ data: {}, msg: 'Password reset' });
+    await renderAt('/login?formType=forget');
+    type('Email', 'a@example.com');
+    type('Verification code', '654321');
+    type('New password', 'long-enough');
+    type('Confirm new password', 'long-enough');
+    await submit('Reset password');
+    await screen.findByRole('heading', { level: 1, name: 'Log in' });
+    expect(request).toHaveBeenCalledWith('/web/login/forget', {
+      email: 'a@example.com',
+      email_code: '654321',
+      password: 'long-enough',
+    });
+    expect(showSuccess).toHaveBeenCalledWith('Password reset');
+    expect((field('Email') as HTMLInputElement).value).toBe('a@example.com');
+    expect((field('Password') as HTMLInputElement).value).toBe('');
+    expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+  });
+});
+
+describe('LoginPage, the get-code button (spec section 4)', () => {
+  const button = () => screen.getByRole('button', { name: /^(Get code|Sending…|\d+ s)$/ });
+
+  it('asks for an address first: empty gives "please enter email", malformed "email format incorrect"', async () => {
+    await renderAt('/login?formType=regist');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Get code' }));
+      await Promise.resolve();
+    });
+    expect(await screen.findByText('Please enter email')).toBeTruthy();
+    type('Email', 'nope');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Get code' }));
+      await Promise.resolve();
+    });
+    expect(await screen.findByText('Email format incorrect')).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Get code' }).hasAttribute('disabled')).toBe(false),
+    );
+    expect(request).not.toHaveBeenCalled();
+  });
+
+  it('goes sending → 60 s countdown → idle, with the scene of the mode', async () => {
+    let answer: (reply: unknown) => void = () => undefined;
+    request.mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+    await renderAt('/login?formType=regist');
+    vi.useFakeTimers();
+    type('Email', 'new@example.com');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Get code' }));
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(request).toHaveBeenCalledWith('/web/login/verify_email', {
+      email: 'new@example.com',
+      scene: 'register',
+    });
+    expect(button().textContent).toBe('Sending…');
+    expect(button().hasAttribute('disabled')).toBe(true);
+
+    await act(async () => {
+      answer({ data: {}, msg: 'Code sent' });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(showSuccess).toHaveBeenCalledWith('Code sent');
+    expect(button().textContent).toBe('60 s');
+    expect(button().hasAttribute('disabled')).toBe(true);
+
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(button().textContent).toBe('59 s');
+    await act(() => vi.advanceTimersByTimeAsync(58_000));
+    expect(button().textContent).toBe('1 s');
+    expect(button().hasAttribute('disabled')).toBe(true);
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(button().textContent).toBe('Get code');
+    expect(button().hasAttribute('disabled')).toBe(false);
+  });
+
+  it('goes back to idle at once when the call fails', async () => {
+    request.mockRejectedValue(new ApiError(429, 'Too many requests', { retry_after: 42 }));
+    await renderAt('/login?formType=forget');
+    vi.useFakeTimers();
+    type('Email', 'a@example.com');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Get code' }));
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(request).toHaveBeenCalledWith('/web/login/verify_email', {
+      email: 'a@example.com',
+      scene: 'forget',
+    });
+    expect(button().textContent).toBe('Get code');
+    expect(button().hasAttribute('disabled')).toBe(false);
+    expect(showSuccess).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,87 @@
+import { useState } from 'react';
+import { Button, Form, Input } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { openPage } from '../../../lib/page.ts';
+import { saveSessionForNextPage } from '../../../lib/session.ts';
+import { register } from '../api/register.ts';
+import { EmailCodeField } from './email-code-field.tsx';
+import { useFieldRules } from './use-field-rules.ts';
+
+interface RegisterValues {
+  email: string;
+  email_code: string;
+  password: string;
+  confirm: string;
+}
+
+interface Props {
+  initialEmail: string;
+  onEmailChange: (email: string) => void;
+  /** From the share link's `?invite_code=`; empty when there was none. */
+  inviteCode: string;
+}
+
+/** Registration: e-mail, code, password twice; success signs in and opens the console. */
+export function RegisterForm({ initialEmail, onEmailChange, inviteCode }: Props) {
+  const { t } = useTranslation('login');
+  const [form] = Form.useForm<RegisterValues>();
+  const rules = useFieldRules();
+  const [pending, setPending] = useState(false);
+
+  async function submit({ email, email_code, password }: RegisterValues) {
+    setPending(true);
+    try {
+      const user = await register({
+        email: email.trim(),
+        email_code: email_code.trim(),
+        password,
+        invite_code: inviteCode,
+      });
+      saveSessionForNextPage(user);
+      openPage('/buy');
+    } catch {
+      setPending(false);
+    }
+  }
+
+  return (
+    <Form
+      form={form}
+      name="register"
+      layout="vertical"
+      requiredMark={false}
+      validateTrigger="onBlur"
+      initialValues={{ email: initialEmail }}
+      onValuesChange={(changed: Partial<RegisterValues>) => {
+        if (changed.email !== undefined) onEmailChange(changed.email);
+      }}
+      onFinish={(values) => void submit(values)}
+    >
+      <Form.Item name="email" label={t('fields.email')} rules={rules.email}>
+        <Input type="email" autoComplete="username" inputMode="email" />
+      </Form.Item>
+      <EmailCodeField form={form} scene="register" label={t('fields.code')} />
+      <Form.Item name="password" label={t('fields.password')} rules={rules.newPassword}>
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item
+        name="confirm"
+        label={t('fields.confirm')}
+        dependencies={['password']}
+        rules={rules.confirmPassword('password')}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      {inviteCode && (
+        <Form.Item label={t('fields.inviteCode')}>
+          <span className="login__invite" data-invite-code={inviteCode}>
+            {inviteCode}
+          </span>
+        </Form.Item>
+      )}
+      <Button type="primary" htmlType="submit" block loading={pending}>
+        {t('register.submit')}
+      </Button>
+    </Form>
+  );
+}
