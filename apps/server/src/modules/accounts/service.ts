@@ -20,11 +20,11 @@ import {
   findUserByEmail,
   findUserByInviteCode,
   isEmailClash,
-  recordSignIn,
   setEmail,
   setPasswordHash,
 } from '../users/repository.ts';
 import { decoyHash, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
+import { recordSignInWithSession } from './repository.ts';
 
 export interface AccountDeps {
   db: Database;
@@ -40,12 +40,9 @@ const userLanguage = (user: UserRow): Language =>
   isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE;
 
 async function openSession(db: Database, user: UserRow, language: Language, now: Date): Promise<SessionUser> {
-  // Two independent writes: on a pool they go out together, which sign-in latency notices.
-  const [signedIn, token] = await Promise.all([
-    recordSignIn(db, user.id, language, now),
-    createSession(db, user.id, now),
-  ]);
-  return { ...presentUser(signedIn), token };
+  const token = await recordSignInWithSession(db, user.id, language, now);
+  // The reply's fields are none that the sign-in changes.
+  return { ...presentUser(user), token };
 }
 
 function refuseCommonPassword(password: string, email: string, field: string): void {

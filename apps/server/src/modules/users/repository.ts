@@ -57,17 +57,6 @@ export async function findUserByInviteCode(db: Database, inviteCode: string): Pr
   return row;
 }
 
-/** Records a sign-in: it also cancels a pending inactivity warning. */
-export async function recordSignIn(db: Database, id: string, language: string, now: Date): Promise<UserRow> {
-  const [row] = await db
-    .update(users)
-    .set({ lastLoginAt: now, language, inactiveWarnedAt: null })
-    .where(eq(users.id, id))
-    .returning();
-  if (!row) throw new Error(`no user ${id}`);
-  return row;
-}
-
 export async function setPasswordHash(db: Database, id: string, passwordHash: string): Promise<void> {
   await db.update(users).set({ passwordHash }).where(eq(users.id, id));
 }
