@@ -53,11 +53,10 @@ describe('code request limits', () => {
       checkCodeLimits(counters, { email: 'new@example.com', scene: 'register', ip: '10.0.0.1' }),
     );
     expect(refused?.code).toBe(429);
-    expect(
-      await refusal(
-        checkCodeLimits(counters, { email: 'new@example.com', scene: 'register', ip: '10.0.0.2' }),
-      ),
-    ).toBeUndefined();
+    // Another client address may still ask, once the address's own minute is over.
+    nextMinute();
+    const elsewhere = { email: 'new@example.com', scene: 'register' as const, ip: '10.0.0.2' };
+    expect(await refusal(checkCodeLimits(counters, elsewhere))).toBeUndefined();
   });
 
   it('allow one code a minute per address and scene', async () => {
