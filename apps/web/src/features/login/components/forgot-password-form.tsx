@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { Button, Form, Input } from 'antd';
+import { Button, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_SECONDS, showSuccess } from '../../../lib/toast.ts';
 import { resetPassword } from '../api/reset-password.ts';
-import { EmailCodeField } from './email-code-field.tsx';
-import { useFieldRules } from './use-field-rules.ts';
+import { CodeAndPasswordFields } from './code-and-password-fields.tsx';
 
 interface ForgotValues {
   email: string;
@@ -24,7 +23,6 @@ interface Props {
 export function ForgotPasswordForm({ initialEmail, onEmailChange, onDone }: Props) {
   const { t } = useTranslation('login');
   const [form] = Form.useForm<ForgotValues>();
-  const rules = useFieldRules();
   const [pending, setPending] = useState(false);
 
   async function submit({ email, email_code, password }: ForgotValues) {
@@ -54,21 +52,12 @@ export function ForgotPasswordForm({ initialEmail, onEmailChange, onDone }: Prop
       }}
       onFinish={(values) => void submit(values)}
     >
-      <Form.Item name="email" label={t('fields.email')} rules={rules.email}>
-        <Input type="email" autoComplete="username" inputMode="email" />
-      </Form.Item>
-      <EmailCodeField form={form} scene="forget" label={t('fields.code')} />
-      <Form.Item name="password" label={t('fields.newPassword')} rules={rules.newPassword}>
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
-      <Form.Item
-        name="confirm"
-        label={t('fields.confirmNew')}
-        dependencies={['password']}
-        rules={rules.confirmPassword('password')}
-      >
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
+      <CodeAndPasswordFields
+        form={form}
+        scene="forget"
+        passwordLabel={t('fields.newPassword')}
+        confirmLabel={t('fields.confirmNew')}
+      />
       <Button type="primary" htmlType="submit" block loading={pending}>
         {t('forgot.submit')}
       </Button>

@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { Button, Form, Input } from 'antd';
+import { Button, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { openPage } from '../../../lib/page.ts';
 import { saveSessionForNextPage } from '../../../lib/session.ts';
 import { register } from '../api/register.ts';
-import { EmailCodeField } from './email-code-field.tsx';
-import { useFieldRules } from './use-field-rules.ts';
+import { CodeAndPasswordFields } from './code-and-password-fields.tsx';
 
 interface RegisterValues {
   email: string;
@@ -25,7 +24,6 @@ interface Props {
 export function RegisterForm({ initialEmail, onEmailChange, inviteCode }: Props) {
   const { t } = useTranslation('login');
   const [form] = Form.useForm<RegisterValues>();
-  const rules = useFieldRules();
   const [pending, setPending] = useState(false);
 
   async function submit({ email, email_code, password }: RegisterValues) {
@@ -57,21 +55,12 @@ export function RegisterForm({ initialEmail, onEmailChange, inviteCode }: Props)
       }}
       onFinish={(values) => void submit(values)}
     >
-      <Form.Item name="email" label={t('fields.email')} rules={rules.email}>
-        <Input type="email" autoComplete="username" inputMode="email" />
-      </Form.Item>
-      <EmailCodeField form={form} scene="register" label={t('fields.code')} />
-      <Form.Item name="password" label={t('fields.password')} rules={rules.newPassword}>
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
-      <Form.Item
-        name="confirm"
-        label={t('fields.confirm')}
-        dependencies={['password']}
-        rules={rules.confirmPassword('password')}
-      >
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
+      <CodeAndPasswordFields
+        form={form}
+        scene="register"
+        passwordLabel={t('fields.password')}
+        confirmLabel={t('fields.confirm')}
+      />
       {inviteCode && (
         <Form.Item label={t('fields.inviteCode')}>
           <span className="login__invite" data-invite-code={inviteCode}>
