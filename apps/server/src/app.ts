@@ -7,6 +7,7 @@ import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from './jobs/inactive-acco
 import { findJobRun } from './jobs/job-runs.ts';
 import { scheduleJob } from './jobs/scheduler.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
+import { invitationRoutes } from './modules/invitations/routes.ts';
 import { createMemoryCounters, createRedisCounters } from './modules/limits/counters.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { siteRoutes } from './modules/site/routes.ts';
@@ -48,7 +49,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler);
 
   const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onConnectionError: (error) => app.log.warn({ err: error }, 'a pooled database connection failed'),
+    }));
   await database.migrate();
   const { db } = database;
   const redis = await connectRedis(config.redisUrl);
@@ -102,6 +108,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(siteRoutes, { config });
   await app.register(userRoutes);
   await app.register(accountRoutes, { db, mailer, counters });
+  await app.register(invitationRoutes, { db });
 
   if (config.inactiveAccountsEveryMinutes > 0) {
     scheduleJob(app, INACTIVE_ACCOUNTS_JOB, config.inactiveAccountsEveryMinutes * 60_000, (now) =>

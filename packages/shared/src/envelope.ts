@@ -36,6 +36,8 @@ export const REASONS = [
   'code_expired',
   'code_resend_too_soon',
   'email_taken',
+  'trial_claimed',
+  'trial_closed',
   'not_found',
   'too_many_requests',
   'internal_error',

@@ -28,6 +28,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite's data directory; `memory://` keeps it in memory. */
   dataDir: string;
+  /** Told when an idle pooled connection dies (a server restart); the pool replaces it by itself. */
+  onConnectionError?: (error: Error) => void;
 }
 
 function handle(
@@ -42,6 +44,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const { databaseUrl, dataDir } = options;
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // Unhandled, this event would end the process.
+    pool.on('error', options.onConnectionError ?? (() => undefined));
     return handle(drizzlePg(pool, { schema }) as unknown as Database, 'postgres', {
       migrate: () => migrateServer(databaseUrl),
       close: () => pool.end(),

@@ -18,9 +18,13 @@ describe('migrations', () => {
     );
     expect(tables.map((row) => row.table_name)).toEqual([
       'email_codes',
+      'expiry_ledger',
+      'invite_rewards',
       'job_runs',
       'mail_outbox',
       'sessions',
+      'settings',
+      'trial_claims',
       'users',
     ]);
     await handle.close();
@@ -36,7 +40,7 @@ describe('migrations', () => {
         const applied = await rowsOf<{ count: string }>(
           handle.db.execute(sql`select count(*)::text as count from drizzle.__drizzle_migrations`),
         );
-        expect(applied[0]?.count).toBe('2');
+        expect(applied[0]?.count).toBe('3');
         await handle.close();
       } finally {
         await created.drop();

@@ -11,6 +11,8 @@ export const SUCCESS_MESSAGES = [
   'password_reset',
   'password_changed',
   'email_changed',
+  'trial_granted',
+  'rewards_withdrawn',
 ] as const;
 
 export type MessageKey = Reason | (typeof SUCCESS_MESSAGES)[number];
@@ -19,6 +21,10 @@ type Catalogue = Record<MessageKey, string>;
 
 const en: Catalogue = {
   ok: 'Success',
+  trial_granted: 'Free trial claimed',
+  rewards_withdrawn: 'Invitation rewards added to your time',
+  trial_claimed: 'You have already claimed the free trial',
+  trial_closed: 'The free trial is not available right now',
   code_sent: 'If the address can receive it, a verification code is on its way',
   registered: 'Welcome! Your account is ready',
   signed_in: 'Signed in',
@@ -50,6 +56,10 @@ const en: Catalogue = {
 
 const zh: Catalogue = {
   ok: '操作成功',
+  trial_granted: '已领取免费试用',
+  rewards_withdrawn: '邀请奖励已计入使用时长',
+  trial_claimed: '你已经领取过免费试用',
+  trial_closed: '免费试用暂未开放',
   code_sent: '如果该邮箱可以接收，验证码已发出',
   registered: '欢迎！账户已创建',
   signed_in: '登录成功',
@@ -81,6 +91,10 @@ const zh: Catalogue = {
 
 const tw: Catalogue = {
   ok: '操作成功',
+  trial_granted: '已領取免費試用',
+  rewards_withdrawn: '邀請獎勵已計入使用時間',
+  trial_claimed: '你已經領取過免費試用',
+  trial_closed: '免費試用暫未開放',
   code_sent: '如果該電子郵件可以接收，驗證碼已寄出',
   registered: '歡迎！帳號已建立',
   signed_in: '登入成功',

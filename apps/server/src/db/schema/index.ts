@@ -3,3 +3,4 @@ export * from './sessions.ts';
 export * from './email-codes.ts';
 export * from './mail-outbox.ts';
 export * from './job-runs.ts';
+export * from './invitations.ts';

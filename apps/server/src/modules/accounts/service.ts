@@ -25,6 +25,7 @@ import {
 } from '../users/repository.ts';
 import { decoyHash, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
 import { recordSignInWithSession } from './repository.ts';
+import { rewardInviter } from '../invitations/service.ts';
 
 export interface AccountDeps {
   db: Database;
@@ -120,6 +121,7 @@ export async function register(
         language: request.language,
         invitedBy: inviter?.id,
       });
+      if (inviter) await rewardInviter(tx, inviter, user, request.now);
       return openSession(tx, user, request.language, request.now);
     });
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { SubscribeType, User, UserInfo } from '@skyway/shared/user';
 import type { UserRow } from '../../db/schema/index.ts';
 
-const toUnixSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : 0);
+export const toUnixSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : 0);
 
 /** The user fields that every reply carrying a user has (PRODUCT.md section 2). */
 export function presentUser(row: UserRow): User {
