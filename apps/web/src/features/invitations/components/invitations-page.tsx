@@ -1,41 +1,127 @@
-import { Card, Col, Row, Statistic, Table, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { CopyOutlined, WalletOutlined } from '@ant-design/icons';
+import { Button, Card, Col, Input, Row, Space, Statistic, Table, Tag, type TableColumnsType } from 'antd';
+import { formatDateTime } from '@skyway/shared/dates';
+import { shareLink } from '@skyway/shared/invitations';
 import { useTranslation } from 'react-i18next';
 import { usePageMeta } from '../../../lib/page-meta.ts';
+import { useSession } from '../../../lib/session.ts';
+import { ERROR_SECONDS, MESSAGE_SECONDS, showError, showSuccess } from '../../../lib/toast.ts';
+import { useInvitations, useWithdrawRewards, type Invitation } from '../api/invitations.ts';
+import { copyText } from '../copy-text.ts';
 
-interface InvitationRow {
-  account: string;
-  complete_time: number;
-  trial_minute: number;
-  claimed: boolean;
-}
+export const PAGE_SIZE = 10;
 
-/** The invitations summary and list with the spec's labels; the data arrives with the invite calls. */
+/** My invitations: summary, share link, the server-paginated list and the withdraw button. */
 export function InvitationsPage() {
   const { t } = useTranslation('invitations');
   usePageMeta(t('title'));
-  const columns: TableColumnsType<InvitationRow> = [
+  const { user } = useSession();
+  const [page, setPage] = useState(1);
+  const [size, setSize] = useState(PAGE_SIZE);
+  const invitations = useInvitations(page, size);
+  const withdraw = useWithdrawRewards();
+  const data = invitations.data;
+
+  const inviteCode = data?.invite_code || user?.invite_code || '';
+  const link = inviteCode ? shareLink(window.location.origin, inviteCode) : '';
+  const unclaimedMinutes = data?.unclaimed_minutes ?? 0;
+
+  async function copyLink() {
+    if (await copyText(link)) showSuccess(t('copied'), MESSAGE_SECONDS);
+    else showError(t('copyFailed'), ERROR_SECONDS);
+  }
+
+  async function withdrawNow() {
+    try {
+      const result = await withdraw.mutateAsync();
+      showSuccess(t('withdrawn', { minutes: result.trial_time }), MESSAGE_SECONDS);
+    } catch {
+      // The api client has shown the server's message.
+    }
+  }
+
+  const columns: TableColumnsType<Invitation> = [
     { key: 'account', dataIndex: 'account', title: t('columns.account') },
-    { key: 'complete_time', dataIndex: 'complete_time', title: t('columns.completeTime') },
+    {
+      key: 'complete_time',
+      dataIndex: 'complete_time',
+      title: t('columns.completeTime'),
+      render: (value: number) => formatDateTime(value),
+    },
     { key: 'trial_minute', dataIndex: 'trial_minute', title: t('columns.trialMinutes') },
-    { key: 'claimed', dataIndex: 'claimed', title: t('columns.status') },
+    {
+      key: 'claimed',
+      dataIndex: 'claimed',
+      title: t('columns.status'),
+      render: (claimed: boolean) =>
+        claimed ? (
+          <Tag color="green">{t('status.claimed')}</Tag>
+        ) : (
+          <Tag color="orange">{t('status.unclaimed')}</Tag>
+        ),
+    },
   ];
   const stats = [
-    { key: 'total', label: t('stats.total') },
-    { key: 'unclaimedUsers', label: t('stats.unclaimedUsers') },
-    { key: 'unclaimedMinutes', label: t('stats.unclaimedMinutes') },
+    { key: 'total', label: t('stats.total'), value: data?.total },
+    { key: 'unclaimedUsers', label: t('stats.unclaimedUsers'), value: data?.unclaimed_users },
+    { key: 'unclaimedMinutes', label: t('stats.unclaimedMinutes'), value: data?.unclaimed_minutes },
   ];
+
   return (
     <Row gutter={[16, 16]}>
       {stats.map((stat) => (
         <Col key={stat.key} xs={24} sm={8}>
           <Card>
-            <Statistic title={stat.label} value="–" />
+            <Statistic
+              title={stat.label}
+              value={stat.value ?? '–'}
+              suffix={stat.key === 'unclaimedMinutes' && stat.value !== undefined ? t('minutes') : undefined}
+            />
           </Card>
         </Col>
       ))}
       <Col span={24}>
-        <Card title={t('title')}>
-          <Table<InvitationRow> rowKey="account" columns={columns} dataSource={[]} scroll={{ x: 560 }} />
+        <Card title={t('share.title')}>
+          <p>{t('share.hint')}</p>
+          <Space.Compact block>
+            <Input readOnly value={link} aria-label={t('share.link')} data-testid="share-link" />
+            <Button type="primary" icon={<CopyOutlined />} disabled={!link} onClick={() => void copyLink()}>
+              {t('share.copy')}
+            </Button>
+          </Space.Compact>
+        </Card>
+      </Col>
+      <Col span={24}>
+        <Card
+          title={t('list')}
+          extra={
+            <Button
+              icon={<WalletOutlined />}
+              disabled={unclaimedMinutes === 0}
+              loading={withdraw.isPending}
+              onClick={() => void withdrawNow()}
+            >
+              {t('withdraw')}
+            </Button>
+          }
+        >
+          <Table<Invitation>
+            rowKey={(row) => `${row.account}-${row.complete_time}`}
+            columns={columns}
+            dataSource={data?.list ?? []}
+            loading={invitations.isFetching}
+            scroll={{ x: 560 }}
+            pagination={{
+              current: page,
+              pageSize: size,
+              total: data?.total ?? 0,
+              onChange: (nextPage, nextSize) => {
+                setPage(nextSize === size ? nextPage : 1);
+                setSize(nextSize);
+              },
+            }}
+          />
         </Card>
       </Col>
     </Row>

@@ -1,11 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
+import type { TimeGrant } from '@skyway/shared/invitations';
 import { callApi } from '../../../lib/api-client.ts';
 
 /** Reply of `/web/invite/claim`; the api client stores the new `expire_user` itself. */
-export interface ClaimResult {
-  trial_time: number;
-  expire_user: number;
-}
+export type ClaimResult = TimeGrant;
 
 /** Spec section 8: its failure is only logged, so the api client shows nothing. */
 export function claimTrial(): Promise<ClaimResult> {

@@ -4,12 +4,22 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ApiError } from '../../../lib/api-client.ts';
 import { isSignedIn } from '../../../lib/session.ts';
-import { MESSAGE_SECONDS, showSuccess } from '../../../lib/toast.ts';
+import { ERROR_SECONDS, MESSAGE_SECONDS, showError, showSuccess } from '../../../lib/toast.ts';
 import { useClaimTrial } from '../api/claim-trial.ts';
 import { fetchInviteConf } from '../api/invite-conf.ts';
 
 const DIALOG_WIDTH = 400;
+
+/** The server's 409 reason for a second claim (PRODUCT.md section 2). */
+const TRIAL_CLAIMED = 'trial_claimed';
+
+function isAlreadyClaimed(error: unknown): error is ApiError {
+  if (!(error instanceof ApiError) || error.code !== 409) return false;
+  const data = error.data;
+  return typeof data === 'object' && data !== null && 'reason' in data && data.reason === TRIAL_CLAIMED;
+}
 
 /**
  * Mount it when the user asks for a trial; it fetches the invitation config and appears only when
@@ -43,6 +53,12 @@ export function TrialDialog({ onClose }: { onClose: () => void }) {
       await navigate('/buy');
     } catch (error) {
       console.warn('Trial: the claim failed', error);
+      // The one failure the user is told about (README "Trial dialog"): the server's localized
+      // "already claimed"; there is nothing left to claim, so the dialog closes.
+      if (isAlreadyClaimed(error)) {
+        showError(error.message, ERROR_SECONDS);
+        setClosing(true);
+      }
     }
   }
 

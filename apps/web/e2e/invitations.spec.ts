@@ -1,0 +1,138 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import { codeIn, startSmtpCatcher, type SmtpCatcher } from '../../server/src/testing/smtp-catcher.ts';
+import { formatExpiry } from '../src/lib/dates.ts';
+import { SMTP_CATCHER_PORT } from './fixtures.ts';
+import { callBody, expect, storedSession, test } from './support.ts';
+
+// The server of serve.ts sends its mail here. Playwright runs the spec files one after another
+// (workers: 1), so accounts.spec.ts has closed its catcher on the same port before this one starts.
+let mail: SmtpCatcher;
+
+test.beforeAll(async () => {
+  mail = await startSmtpCatcher(SMTP_CATCHER_PORT);
+});
+
+test.afterAll(async () => {
+  await mail.close();
+});
+
+const PASSWORD = 'invite-Passw0rd';
+
+/** A toast with this text; several may be on screen at once. */
+const toast = (page: Page, text: string | RegExp) =>
+  page.locator('.ant-message-notice-title').filter({ hasText: text });
+
+/** Fills the registration form the page shows (at /login?formType=regist…) with a mailed code. */
+async function register(page: Page, address: string): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).fill(address);
+  mail.clear();
+  await page.getByRole('button', { name: 'Get code' }).click();
+  await expect(page.getByRole('button', { name: /^\d+ s$/ })).toBeDisabled();
+  const caught = await mail.waitFor(
+    (message) => message.to === address && /(?<!\d)\d{6}(?!\d)/.test(message.text),
+  );
+  await page.getByLabel('Verification code').fill(codeIn(caught));
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page).toHaveURL('/buy');
+  await expect(page.getByRole('button', { name: 'Account menu' })).toContainText(address);
+}
+
+async function storedExpiry(page: Page): Promise<number> {
+  const { user } = await storedSession(page);
+  return (JSON.parse(user ?? '{}') as { expire_user: number }).expire_user;
+}
+
+async function openTrialDialog(page: Page) {
+  await page.getByRole('button', { name: 'Claim free trial' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Free trial' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test('claim the trial once, invite a friend through the copied link, withdraw the reward', async ({
+  page,
+  context,
+  browser,
+  request,
+  baseURL,
+  consoleErrors,
+}) => {
+  test.setTimeout(120_000);
+  // The browser logs the refused second claim.
+  consoleErrors.allow(/status of 409/);
+  const conf = (await (await request.post('/web/invite/conf', { data: callBody() })).json()) as {
+    data: { open_trial: string; trial_minute: number; invite_minute: number };
+  };
+  expect(conf.data.open_trial).toBe('1');
+  const { trial_minute: trialMinutes, invite_minute: inviteMinutes } = conf.data;
+
+  const stamp = Date.now();
+  const inviter = `inviter-${stamp}@example.com`;
+  const friend = `friend-${stamp}@example.com`;
+
+  // A registers and claims the trial from the side menu: granted once, then refused.
+  await page.goto('/login?formType=regist');
+  await register(page, inviter);
+  const before = await storedExpiry(page);
+  let dialog = await openTrialDialog(page);
+  await dialog.getByRole('button', { name: 'Claim now' }).click();
+  await expect(toast(page, `Trial claimed: ${trialMinutes} minutes added.`)).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL('/buy');
+  const afterTrial = await storedExpiry(page);
+  expect(afterTrial).toBeGreaterThanOrEqual(Math.max(before, Math.floor(stamp / 1000)) + trialMinutes * 60);
+  await expect(page.getByTestId('expiry')).toHaveText(formatExpiry(afterTrial) ?? '');
+
+  // The second attempt starts from the User info dialog, the trial's other entry point.
+  await page.goto('/invite');
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'User info' }).click();
+  const userInfo = page.getByRole('dialog', { name: 'User info' });
+  await userInfo.getByRole('button', { name: 'Claim free trial' }).click();
+  await expect(userInfo).toBeHidden();
+  dialog = page.getByRole('dialog', { name: 'Free trial' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Claim now' }).click();
+  await expect(toast(page, 'You have already claimed the free trial')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL('/invite');
+  expect(await storedExpiry(page)).toBe(afterTrial);
+
+  // A copies the share link.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(toast(page, 'Copy successful')).toBeVisible();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toMatch(/\/login\?formType=regist&invite_code=[^&]+$/);
+  await expect(page.getByLabel('Share link')).toHaveValue(link);
+  await expect(page.getByRole('button', { name: 'Withdraw trial time' })).toBeDisabled();
+
+  // B registers through it in another browser.
+  const other: BrowserContext = await browser.newContext();
+  const friendPage = await other.newPage();
+  await friendPage.goto(link);
+  await expect(friendPage.locator('[data-invite-code]')).toHaveText(
+    new URL(link).searchParams.get('invite_code') ?? '',
+  );
+  await register(friendPage, friend);
+  await other.close();
+
+  // A sees B, masked and unclaimed, withdraws, and the expiry grows by invite_minute.
+  await page.reload();
+  const row = page.getByRole('row').filter({ hasText: /\*\*\*@example\.com/ });
+  await expect(row).toHaveCount(1);
+  await expect(row).not.toContainText(friend);
+  await expect(row).toContainText(friend.slice(0, 2));
+  await expect(row).toContainText('Unclaimed');
+  await expect(row).toContainText(String(inviteMinutes));
+  const withdraw = page.getByRole('button', { name: 'Withdraw trial time' });
+  await expect(withdraw).toBeEnabled();
+  await withdraw.click();
+  await expect(toast(page, `${inviteMinutes} minutes added to your plan.`)).toBeVisible();
+  await expect(row).toContainText('Claimed');
+  await expect(withdraw).toBeDisabled();
+  await expect.poll(() => storedExpiry(page)).toBe(afterTrial + inviteMinutes * 60);
+  await expect(page.getByTestId('expiry')).toHaveText(formatExpiry(afterTrial + inviteMinutes * 60) ?? '');
+});
