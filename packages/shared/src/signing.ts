@@ -3,9 +3,6 @@ import { md5 } from './md5.ts';
 /** Seconds a signed request's `t` may differ from the server's clock. */
 export const SIGNATURE_MAX_SKEW_SECONDS = 300;
 
-/** The fields every call may carry, whether or not signing is enforced. */
-export const SIGNING_FIELDS = ['t', 'l', 's'] as const;
-
 export type SignableParams = Record<string, unknown>;
 
 function valueText(value: unknown): string {

@@ -24,8 +24,3 @@ export async function markOutboxSent(db: Database, id: string, sentAt: Date): Pr
 export async function markOutboxFailed(db: Database, id: string, error: string): Promise<void> {
   await db.update(mailOutbox).set({ error }).where(eq(mailOutbox.id, id));
 }
-
-export async function findOutboxMail(db: Database, id: string): Promise<MailOutboxRow | undefined> {
-  const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id)).limit(1);
-  return row;
-}
