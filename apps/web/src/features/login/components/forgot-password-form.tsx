@@ -1,9 +1,9 @@
-import { useState } from 'react';
-import { Button, Form } from 'antd';
+import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_SECONDS, showSuccess } from '../../../lib/toast.ts';
 import { resetPassword } from '../api/reset-password.ts';
 import { CodeAndPasswordFields } from './code-and-password-fields.tsx';
+import { ModeForm } from './mode-form.tsx';
 
 interface ForgotValues {
   email: string;
@@ -23,34 +23,24 @@ interface Props {
 export function ForgotPasswordForm({ initialEmail, onEmailChange, onDone }: Props) {
   const { t } = useTranslation('login');
   const [form] = Form.useForm<ForgotValues>();
-  const [pending, setPending] = useState(false);
 
   async function submit({ email, email_code, password }: ForgotValues) {
-    setPending(true);
-    try {
-      const address = email.trim();
-      showSuccess(
-        await resetPassword({ email: address, email_code: email_code.trim(), password }),
-        MESSAGE_SECONDS,
-      );
-      onDone(address);
-    } catch {
-      setPending(false);
-    }
+    const address = email.trim();
+    showSuccess(
+      await resetPassword({ email: address, email_code: email_code.trim(), password }),
+      MESSAGE_SECONDS,
+    );
+    onDone(address);
   }
 
   return (
-    <Form
+    <ModeForm
       form={form}
       name="forgot-password"
-      layout="vertical"
-      requiredMark={false}
-      validateTrigger="onBlur"
-      initialValues={{ email: initialEmail }}
-      onValuesChange={(changed: Partial<ForgotValues>) => {
-        if (changed.email !== undefined) onEmailChange(changed.email);
-      }}
-      onFinish={(values) => void submit(values)}
+      initialEmail={initialEmail}
+      onEmailChange={onEmailChange}
+      submitLabel={t('forgot.submit')}
+      submit={submit}
     >
       <CodeAndPasswordFields
         form={form}
@@ -58,9 +48,6 @@ export function ForgotPasswordForm({ initialEmail, onEmailChange, onDone }: Prop
         passwordLabel={t('fields.newPassword')}
         confirmLabel={t('fields.confirmNew')}
       />
-      <Button type="primary" htmlType="submit" block loading={pending}>
-        {t('forgot.submit')}
-      </Button>
-    </Form>
+    </ModeForm>
   );
 }

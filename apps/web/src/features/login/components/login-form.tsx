@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import { Button, Form, Input } from 'antd';
 import type { LoginRequest } from '@skyway/shared/accounts';
 import { useTranslation } from 'react-i18next';
 import { openPage } from '../../../lib/page.ts';
 import { saveSessionForNextPage } from '../../../lib/session.ts';
 import { login } from '../api/login.ts';
+import { ModeForm } from './mode-form.tsx';
 import { useFieldRules } from './use-field-rules.ts';
 
 interface Props {
@@ -18,31 +18,20 @@ export function LoginForm({ initialEmail, onEmailChange, onForgotPassword }: Pro
   const { t } = useTranslation('login');
   const [form] = Form.useForm<LoginRequest>();
   const rules = useFieldRules();
-  const [pending, setPending] = useState(false);
 
   async function submit({ email, password }: LoginRequest) {
-    setPending(true);
-    try {
-      saveSessionForNextPage(await login({ email: email.trim(), password }));
-      openPage('/buy');
-    } catch {
-      // The api client has shown the server's message; the visitor may try again.
-      setPending(false);
-    }
+    saveSessionForNextPage(await login({ email: email.trim(), password }));
+    openPage('/buy');
   }
 
   return (
-    <Form
+    <ModeForm
       form={form}
       name="login"
-      layout="vertical"
-      requiredMark={false}
-      validateTrigger="onBlur"
-      initialValues={{ email: initialEmail }}
-      onValuesChange={(changed: Partial<LoginRequest>) => {
-        if (changed.email !== undefined) onEmailChange(changed.email);
-      }}
-      onFinish={(values) => void submit(values)}
+      initialEmail={initialEmail}
+      onEmailChange={onEmailChange}
+      submitLabel={t('login.submit')}
+      submit={submit}
     >
       <Form.Item name="email" label={t('fields.email')} rules={rules.email}>
         <Input type="email" autoComplete="username" inputMode="email" />
@@ -55,9 +44,6 @@ export function LoginForm({ initialEmail, onEmailChange, onForgotPassword }: Pro
           {t('login.forgot')}
         </Button>
       </div>
-      <Button type="primary" htmlType="submit" block loading={pending}>
-        {t('login.submit')}
-      </Button>
-    </Form>
+    </ModeForm>
   );
 }

@@ -1,10 +1,10 @@
-import { useState } from 'react';
-import { Button, Form } from 'antd';
+import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { openPage } from '../../../lib/page.ts';
 import { saveSessionForNextPage } from '../../../lib/session.ts';
 import { register } from '../api/register.ts';
 import { CodeAndPasswordFields } from './code-and-password-fields.tsx';
+import { ModeForm } from './mode-form.tsx';
 
 interface RegisterValues {
   email: string;
@@ -24,36 +24,26 @@ interface Props {
 export function RegisterForm({ initialEmail, onEmailChange, inviteCode }: Props) {
   const { t } = useTranslation('login');
   const [form] = Form.useForm<RegisterValues>();
-  const [pending, setPending] = useState(false);
 
   async function submit({ email, email_code, password }: RegisterValues) {
-    setPending(true);
-    try {
-      const user = await register({
-        email: email.trim(),
-        email_code: email_code.trim(),
-        password,
-        invite_code: inviteCode,
-      });
-      saveSessionForNextPage(user);
-      openPage('/buy');
-    } catch {
-      setPending(false);
-    }
+    const user = await register({
+      email: email.trim(),
+      email_code: email_code.trim(),
+      password,
+      invite_code: inviteCode,
+    });
+    saveSessionForNextPage(user);
+    openPage('/buy');
   }
 
   return (
-    <Form
+    <ModeForm
       form={form}
       name="register"
-      layout="vertical"
-      requiredMark={false}
-      validateTrigger="onBlur"
-      initialValues={{ email: initialEmail }}
-      onValuesChange={(changed: Partial<RegisterValues>) => {
-        if (changed.email !== undefined) onEmailChange(changed.email);
-      }}
-      onFinish={(values) => void submit(values)}
+      initialEmail={initialEmail}
+      onEmailChange={onEmailChange}
+      submitLabel={t('register.submit')}
+      submit={submit}
     >
       <CodeAndPasswordFields
         form={form}
@@ -68,9 +58,6 @@ export function RegisterForm({ initialEmail, onEmailChange, inviteCode }: Props)
           </span>
         </Form.Item>
       )}
-      <Button type="primary" htmlType="submit" block loading={pending}>
-        {t('register.submit')}
-      </Button>
-    </Form>
+    </ModeForm>
   );
 }
