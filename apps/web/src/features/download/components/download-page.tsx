@@ -78,6 +78,19 @@ function PlatformCard({ platform, download, own, primary }: PlatformCardProps) {
   );
 }
 
+/** The page's next step: register when signed out, the console when signed in. */
+function NextStepLink({ signedIn, className }: { signedIn: boolean; className: string }) {
+  const { t } = useTranslation('download');
+  return signedIn ? (
+    <Link to="/buy" className={className}>
+      {t('hero.buy')}
+    </Link>
+  ) : (
+    <Link to="/login?formType=regist" className={className}>
+      {t('hero.register')}
+    </Link>
+  );
+}
 export function DownloadPage() {
   const { t } = useTranslation(['download', 'common']);
   const { token } = useSession();
@@ -110,15 +123,7 @@ export function DownloadPage() {
                 {t('hero.cta')}
               </button>
             )}
-            {signedIn ? (
-              <Link to="/buy" className="btn btn--ghost btn--large">
-                {t('hero.buy')}
-              </Link>
-            ) : (
-              <Link to="/login?formType=regist" className="btn btn--ghost btn--large">
-                {t('hero.register')}
-              </Link>
-            )}
+            <NextStepLink signedIn={signedIn} className="btn btn--ghost btn--large" />
           </div>
           {ownDownload && (
             <p className="hero__note">
@@ -191,15 +196,7 @@ export function DownloadPage() {
           <h2 className="cta__title">{signedIn ? t('cta.consoleTitle') : t('cta.title')}</h2>
           <p className="cta__lead">{signedIn ? t('cta.consoleText') : t('cta.text')}</p>
         </div>
-        {signedIn ? (
-          <Link to="/buy" className="btn btn--large cta__button">
-            {t('hero.buy')}
-          </Link>
-        ) : (
-          <Link to="/login?formType=regist" className="btn btn--large cta__button">
-            {t('hero.register')}
-          </Link>
-        )}
+        <NextStepLink signedIn={signedIn} className="btn btn--large cta__button" />
       </section>
     </div>
   );
