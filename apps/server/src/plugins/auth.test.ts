@@ -92,6 +92,25 @@ describe('sign-in on calls', () => {
     expect(res.json().data.reason).toBe('account_revoked');
   });
 
+  it('lets an optional call through without a good token, and gives it the user with one', async () => {
+    const { token } = await signedInUser(t.database);
+    const without = await t.app.inject({
+      method: 'POST',
+      url: '/web/login/verify_email',
+      payload: { email: 'nobody@example.com', scene: 'email' },
+      headers: { authorization: 'not-a-token' },
+    });
+    // The change-email scene needs the user: without one the call itself says so.
+    expect(without.json()).toMatchObject({ code: 401, data: { reason: 'not_signed_in' } });
+    const withUser = await t.app.inject({
+      method: 'POST',
+      url: '/web/login/verify_email',
+      payload: { email: 'free-address@example.com', scene: 'email' },
+      headers: { authorization: token },
+    });
+    expect(withUser.json().code).toBe(200);
+  });
+
   it('lets public calls through without a token', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/web/site/conf' });
     expect(res.json().code).toBe(200);

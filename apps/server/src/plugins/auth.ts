@@ -7,8 +7,11 @@ import { AppError } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Every `/web/` call declares whether it needs a signed-in user. */
-    auth?: 'required' | 'public';
+    /**
+     * Every `/web/` call declares whether it needs a signed-in user; `optional` calls take one when
+     * the token is good and go on without one otherwise.
+     */
+    auth?: 'required' | 'optional' | 'public';
   }
   interface FastifyRequest {
     user: UserRow | null;
@@ -35,16 +38,19 @@ export const authPlugin = fp(
 
     app.addHook('onRoute', (route) => {
       if (route.url.startsWith('/web/') && !route.config?.auth) {
-        throw new Error(`Route ${route.url} must declare config.auth ('required' or 'public')`);
+        throw new Error(`Route ${route.url} must declare config.auth ('required', 'optional' or 'public')`);
       }
     });
 
     app.addHook('preValidation', async (request) => {
-      if (request.routeOptions.config.auth !== 'required') return;
+      const need = request.routeOptions.config.auth;
+      if (need !== 'required' && need !== 'optional') return;
       const token = tokenFromHeader(request.headers.authorization);
       const found = token ? await findLiveSession(options.db, token) : undefined;
-      if (!found) throw new AppError(401, 'not_signed_in');
-      if (found.user.revokedAt) throw new AppError(403, 'account_revoked');
+      if (!found || found.user.revokedAt) {
+        if (need === 'optional') return;
+        throw found ? new AppError(403, 'account_revoked') : new AppError(401, 'not_signed_in');
+      }
       request.user = found.user;
       request.session = found.session;
     });

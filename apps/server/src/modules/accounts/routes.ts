@@ -9,10 +9,10 @@ import {
   registerRequest,
   verifyEmailRequest,
 } from '@skyway/shared/accounts';
-import { signedIn, tokenFromHeader } from '../../plugins/auth.ts';
+import { signedIn } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
 import { requestLanguage } from '../../plugins/language.ts';
-import { findLiveSession, revokeSession } from '../sessions/repository.ts';
+import { revokeSession } from '../sessions/repository.ts';
 import {
   type AccountDeps,
   changeEmail,
@@ -30,17 +30,15 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountDeps): Pr
 
   routes.post(
     '/web/login/verify_email',
-    { config: { auth: 'public' }, schema: { body: verifyEmailRequest } },
+    // Optional sign-in: the change-email scene belongs to a signed-in user, the others to anyone.
+    { config: { auth: 'optional' }, schema: { body: verifyEmailRequest } },
     async (request) => {
-      // Public, but the change-email scene belongs to a signed-in user.
-      const token = tokenFromHeader(request.headers.authorization);
-      const session = token ? await findLiveSession(db, token) : undefined;
       await requestEmailCode(deps, {
         ...request.body,
         ip: request.ip,
         language: requestLanguage(request),
         now: new Date(),
-        signedIn: session && !session.user.revokedAt ? session.user : null,
+        signedIn: request.user,
       });
       return ok(request, {}, 'code_sent');
     },
