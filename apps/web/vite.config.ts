@@ -16,6 +16,8 @@ export default defineConfig({
     host: '127.0.0.1',
     proxy: {
       '/web': apiServer,
+      // The sandbox payment provider's checkout page, served by the server.
+      '/pay': apiServer,
       '/healthz': apiServer,
     },
   },

@@ -5,11 +5,14 @@ import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from './jobs/inactive-accounts.ts';
 import { findJobRun } from './jobs/job-runs.ts';
+import { ORDERS_JOB, runOrdersJob } from './jobs/orders.ts';
 import { scheduleJob } from './jobs/scheduler.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
 import { createMemoryCounters, createRedisCounters } from './modules/limits/counters.ts';
 import { createMailer } from './modules/mail/mailer.ts';
+import { orderRoutes } from './modules/orders/routes.ts';
+import { paymentRoutes, createPaymentProvider } from './modules/payments/payments.ts';
 import { siteRoutes } from './modules/site/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -92,13 +95,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.get('/healthz', async (request, reply) => {
     try {
       await database.ping();
-      const lastRun = await findJobRun(db, INACTIVE_ACCOUNTS_JOB);
-      return {
-        status: 'ok',
-        database: database.kind,
-        // Jobs run on whichever instance gets the lock: this says when any of them last finished one.
-        jobs: { [INACTIVE_ACCOUNTS_JOB]: lastRun?.lastFinishedAt?.toISOString() ?? null },
-      };
+      const jobs = Object.fromEntries(
+        await Promise.all(
+          [INACTIVE_ACCOUNTS_JOB, ORDERS_JOB].map(async (name) => [
+            name,
+            (await findJobRun(db, name))?.lastFinishedAt?.toISOString() ?? null,
+          ]),
+        ),
+      );
+      // Jobs run on whichever instance gets to them: this says when any of them last finished one.
+      return { status: 'ok', database: database.kind, jobs };
     } catch (error) {
       request.log.error({ err: error }, 'health check failed');
       return reply.code(503).send({ status: 'unavailable', database: database.kind });
@@ -109,11 +115,24 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(userRoutes);
   await app.register(accountRoutes, { db, mailer, counters });
   await app.register(invitationRoutes, { db });
+  const provider = createPaymentProvider(config);
+  await app.register(orderRoutes, {
+    db,
+    provider,
+    counters,
+    log: app.log,
+    publicUrl: config.payments.publicUrl,
+  });
+  await app.register(paymentRoutes, { db, config });
 
   if (config.inactiveAccountsEveryMinutes > 0) {
     scheduleJob(app, INACTIVE_ACCOUNTS_JOB, config.inactiveAccountsEveryMinutes * 60_000, (now) =>
       runInactiveAccounts({ db, mailer, now }),
     );
+  }
+
+  if (config.ordersEveryMinutes > 0) {
+    scheduleJob(app, ORDERS_JOB, config.ordersEveryMinutes * 60_000, (now) => runOrdersJob(db, now));
   }
 
   const servePage = await registerSpa(app, {

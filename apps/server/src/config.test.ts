@@ -37,6 +37,104 @@ describe('config', () => {
     expect((error as Error).message).toContain('PORT');
   });
 
+  it('pays through the sandbox by default, and refuses it in production unless allowed', () => {
+    expect(loadConfig({}).payments.provider).toBe('sandbox');
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /PAYMENT_PROVIDER: the sandbox takes no money/,
+    );
+    const allowed = loadConfig({ NODE_ENV: 'production', SANDBOX_PAYMENTS_IN_PRODUCTION: 'true' });
+    expect(allowed.payments.provider).toBe('sandbox');
+  });
+
+  it('needs the Stripe keys when Stripe is chosen, and knows its payment methods', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PAYMENT_PROVIDER: 'stripe' });
+    } catch (caught) {
+      error = caught;
+    }
+    const problems = (error as ConfigError).problems.map((problem) => problem.split(':')[0]);
+    expect(problems.sort()).toEqual(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+    expect(() => loadConfig({ STRIPE_PAYMENT_METHODS: 'card,paypal' })).toThrow(/STRIPE_PAYMENT_METHODS/);
+    const stripe = loadConfig({
+      NODE_ENV: 'production',
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_live_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      STRIPE_PAYMENT_METHODS: 'card, alipay,wechat_pay',
+    });
+    expect(stripe.payments.stripe.methods).toEqual(['card', 'alipay', 'wechat_pay']);
+  });
+
+  it('keeps App Store notifications off until APPLE_BUNDLE_ID, then needs the other Apple keys', () => {
+    expect(loadConfig({}).payments.apple).toBeUndefined();
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as ConfigError).problems.map((problem) => problem.split(':')[0]).sort();
+      }
+      return [];
+    };
+    expect(problemsOf({ APPLE_BUNDLE_ID: 'com.example.app', APPLE_ENVIRONMENT: 'Production' })).toEqual([
+      'APPLE_APP_ID',
+      'APPLE_PRODUCTS',
+      'APPLE_ROOT_CERTS',
+    ]);
+    expect(problemsOf({ APPLE_BUNDLE_ID: 'com.example.app' })).toEqual([
+      'APPLE_ENVIRONMENT',
+      'APPLE_PRODUCTS',
+    ]);
+    expect(problemsOf({ APPLE_ROOT_CERTS: '/nonexistent/AppleRootCA-G3.cer' })).toEqual(['APPLE_ROOT_CERTS']);
+    expect(problemsOf({ APPLE_PRODUCTS: 'com.example.week=week:1' })).toEqual(['APPLE_PRODUCTS']);
+    expect(problemsOf({ APPLE_PRODUCTS: 'com.example.month=month:0' })).toEqual(['APPLE_PRODUCTS']);
+    expect(problemsOf({ APPLE_KEY_ID: 'ABC123' })).toEqual(['APPLE_ISSUER_ID', 'APPLE_PRIVATE_KEY_PATH']);
+
+    const apple = loadConfig({
+      APPLE_BUNDLE_ID: 'com.example.app',
+      APPLE_ENVIRONMENT: 'Production',
+      APPLE_APP_ID: '1234567890',
+      APPLE_ROOT_CERTS: `${import.meta.filename}, ${import.meta.filename}`,
+      APPLE_PRODUCTS: 'com.example.month.1=month:1, com.example.year.5=year:5',
+    }).payments.apple;
+    expect(apple).toMatchObject({
+      bundleId: 'com.example.app',
+      appAppleId: 1234567890,
+      environment: 'Production',
+      rootCertPaths: [import.meta.filename, import.meta.filename],
+      products: {
+        'com.example.month.1': { period: 'month', connections: 1 },
+        'com.example.year.5': { period: 'year', connections: 5 },
+      },
+      onlineChecks: true,
+      api: undefined,
+    });
+  });
+
+  it('refuses Apple data that is not signed (LocalTesting, Xcode) in production', () => {
+    const production = {
+      NODE_ENV: 'production',
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_live_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      APPLE_BUNDLE_ID: 'com.example.app',
+      APPLE_PRODUCTS: 'com.example.month.1=month:1',
+    };
+    for (const environment of ['LocalTesting', 'Xcode']) {
+      expect(() => loadConfig({ ...production, APPLE_ENVIRONMENT: environment })).toThrow(
+        /APPLE_ENVIRONMENT: .* not signed by Apple and is refused in production/,
+      );
+      expect(
+        loadConfig({
+          APPLE_ENVIRONMENT: environment,
+          APPLE_BUNDLE_ID: 'com.example.app',
+          APPLE_PRODUCTS: production.APPLE_PRODUCTS,
+        }).payments.apple?.environment,
+      ).toBe(environment);
+    }
+    expect(() => loadConfig({ ...production, APPLE_ENVIRONMENT: 'Staging' })).toThrow(/APPLE_ENVIRONMENT/);
+  });
+
   it('reads the trusted-proxy forms', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);

@@ -1,12 +1,74 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { PERIOD_NAMES, type Period } from '@skyway/shared/plans';
 import { PLATFORMS, type Download } from '@skyway/shared/site';
+
+export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+/** Stripe Checkout's names of the methods this site offers (Alipay and WeChat Pay need enabling in Stripe). */
+export const STRIPE_PAYMENT_METHODS = ['card', 'alipay', 'wechat_pay'] as const;
+export type StripePaymentMethod = (typeof STRIPE_PAYMENT_METHODS)[number];
+/** Apple's names of its environments (the library's Environment values). */
+export const APPLE_ENVIRONMENTS = ['Sandbox', 'Production', 'LocalTesting', 'Xcode'] as const;
+export type AppleEnvironmentName = (typeof APPLE_ENVIRONMENTS)[number];
+/** Environments whose data Apple does not sign: the library skips every check for them. */
+export const UNSIGNED_APPLE_ENVIRONMENTS: readonly AppleEnvironmentName[] = ['LocalTesting', 'Xcode'];
 
 const optionalText = z
   .string()
   .trim()
   .transform((value) => value || undefined)
   .optional();
+
+/** A comma-separated list, empty entries dropped; unset or empty is an empty list. */
+const commaList = z
+  .string()
+  .trim()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  );
+
+/** One app-store product: how long it runs and for how many simultaneous connections. */
+export interface AppleProduct {
+  period: Period;
+  connections: number;
+}
+
+/** APPLE_PRODUCTS: `product.id=period:connections`, comma-separated. */
+const appleProducts = commaList.transform((entries, ctx): Record<string, AppleProduct> => {
+  const products: Record<string, AppleProduct> = {};
+  for (const entry of entries) {
+    const match = /^([^=\s]+)=([a-z_]+):(\d+)$/.exec(entry);
+    const period = match?.[2] as Period | undefined;
+    const connections = Number(match?.[3]);
+    if (
+      !match?.[1] ||
+      !period ||
+      !PERIOD_NAMES.includes(period) ||
+      !(connections >= 1 && connections <= 1000)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry}" is not product.id=period:connections (period ${PERIOD_NAMES.join(', ')})`,
+      });
+      return z.NEVER;
+    }
+    products[match[1]] = { period, connections };
+  }
+  return products;
+});
+
+/** APPLE_ROOT_CERTS: files that must exist (their contents are read when the verifier is built). */
+const existingFiles = commaList.superRefine((files, ctx) => {
+  for (const file of files) {
+    if (!existsSync(file)) ctx.addIssue({ code: 'custom', message: `no such file: ${file}` });
+  }
+});
 
 /**
  * TRUST_PROXY: `false` (default: the socket address is the client), `true` (trust every proxy), a
@@ -65,7 +127,96 @@ const envSchema = z.object({
   SITE_NAME: z.string().trim().min(1).default('Skyway'),
   SUPPORT_EMAIL: z.email().default('support@example.com'),
   ...downloadKeys,
+  PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).default('sandbox'),
+  SANDBOX_PAYMENTS_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
+  PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_PAYMENT_METHODS: z
+    .string()
+    .trim()
+    .default('card')
+    .transform((value) => value.split(',').map((method) => method.trim()))
+    .pipe(z.array(z.enum(STRIPE_PAYMENT_METHODS)).min(1)),
+  STRIPE_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  ORDERS_EVERY_MINUTES: z.coerce.number().int().min(0).default(1),
+  APPLE_BUNDLE_ID: optionalText,
+  APPLE_APP_ID: optionalText.pipe(
+    z.string().regex(/^\d+$/, 'expected the numeric Apple ID of the app').optional(),
+  ),
+  APPLE_ENVIRONMENT: optionalText.pipe(z.enum(APPLE_ENVIRONMENTS).optional()),
+  APPLE_ROOT_CERTS: existingFiles,
+  APPLE_PRODUCTS: appleProducts,
+  APPLE_ONLINE_CHECKS: z.enum(['true', 'false']).default('true'),
+  APPLE_ISSUER_ID: optionalText,
+  APPLE_KEY_ID: optionalText,
+  APPLE_PRIVATE_KEY_PATH: optionalText.pipe(
+    z
+      .string()
+      .refine((file) => existsSync(file), 'no such file')
+      .optional(),
+  ),
+  APPLE_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
 });
+
+/** Rules between keys: a provider's keys are required when it is chosen; no test money in production. */
+const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
+  if (env.PAYMENT_PROVIDER === 'stripe') {
+    for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+      if (!env[key])
+        ctx.addIssue({ code: 'custom', path: [key], message: 'required with PAYMENT_PROVIDER=stripe' });
+    }
+  }
+  if (
+    env.PAYMENT_PROVIDER === 'sandbox' &&
+    env.NODE_ENV === 'production' &&
+    env.SANDBOX_PAYMENTS_IN_PRODUCTION !== 'true'
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PAYMENT_PROVIDER'],
+      message:
+        'the sandbox takes no money and is refused in production; choose a real provider, or set SANDBOX_PAYMENTS_IN_PRODUCTION=true',
+    });
+  }
+  checkApple(env, ctx);
+});
+
+/** App-store keys: all there once APPLE_BUNDLE_ID turns it on; never unsigned data in production. */
+function checkApple(env: z.infer<typeof envSchema>, ctx: z.RefinementCtx): void {
+  const problem = (key: keyof typeof env, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [key], message });
+  if (env.APPLE_BUNDLE_ID) {
+    if (!env.APPLE_ENVIRONMENT) problem('APPLE_ENVIRONMENT', 'required with APPLE_BUNDLE_ID');
+    if (Object.keys(env.APPLE_PRODUCTS).length === 0)
+      problem('APPLE_PRODUCTS', 'required with APPLE_BUNDLE_ID');
+    const signed = env.APPLE_ENVIRONMENT === 'Sandbox' || env.APPLE_ENVIRONMENT === 'Production';
+    if (signed && env.APPLE_ROOT_CERTS.length === 0)
+      problem('APPLE_ROOT_CERTS', `required with APPLE_ENVIRONMENT=${env.APPLE_ENVIRONMENT}`);
+    if (env.APPLE_ENVIRONMENT === 'Production' && !env.APPLE_APP_ID)
+      problem('APPLE_APP_ID', 'required with APPLE_ENVIRONMENT=Production');
+  }
+  if (
+    env.NODE_ENV === 'production' &&
+    env.APPLE_ENVIRONMENT &&
+    UNSIGNED_APPLE_ENVIRONMENTS.includes(env.APPLE_ENVIRONMENT)
+  ) {
+    problem(
+      'APPLE_ENVIRONMENT',
+      `${env.APPLE_ENVIRONMENT} data is not signed by Apple and is refused in production; use Production or Sandbox`,
+    );
+  }
+  const api = [env.APPLE_ISSUER_ID, env.APPLE_KEY_ID, env.APPLE_PRIVATE_KEY_PATH];
+  if (api.some(Boolean) && !api.every(Boolean)) {
+    for (const key of ['APPLE_ISSUER_ID', 'APPLE_KEY_ID', 'APPLE_PRIVATE_KEY_PATH'] as const) {
+      if (!env[key])
+        problem(
+          key,
+          'the App Store Server API needs APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH together',
+        );
+    }
+  }
+}
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -93,6 +244,41 @@ export interface Config {
   siteName: string;
   supportEmail: string;
   downloads: Download[];
+  payments: PaymentsConfig;
+  /** How often unpaid orders past their deadline are closed; 0 turns it off on this instance. */
+  ordersEveryMinutes: number;
+}
+
+export interface PaymentsConfig {
+  provider: PaymentProviderName;
+  /** The site's address for return links given to a provider; unset: taken from each request. */
+  publicUrl: string | undefined;
+  stripe: {
+    secretKey: string;
+    webhookSecret: string;
+    methods: StripePaymentMethod[];
+    /** Another address for Stripe's API (a test server, an egress proxy); unset: Stripe's own. */
+    apiUrl: string | undefined;
+  };
+  /** App Store Server Notifications; undefined when APPLE_BUNDLE_ID is unset (the route is off). */
+  apple: AppleConfig | undefined;
+}
+
+export interface AppleConfig {
+  bundleId: string;
+  /** The app's numeric Apple ID (required in Production, where notifications are checked against it). */
+  appAppleId: number | undefined;
+  environment: AppleEnvironmentName;
+  /** Files of the trusted root certificates (DER or PEM): Apple Root CA - G3 in real use. */
+  rootCertPaths: string[];
+  /** Product id → what it grants. */
+  products: Record<string, AppleProduct>;
+  /** Certificate revocation (OCSP) checks against Apple, and validity judged at the present time. */
+  onlineChecks: boolean;
+  /** App Store Server API credentials (the notification-history command); undefined when not set. */
+  api: { issuerId: string; keyId: string; privateKeyPath: string } | undefined;
+  /** Another address for the App Store Server API (a test server, an egress proxy); unset: Apple's own. */
+  apiUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -104,7 +290,7 @@ export class ConfigError extends Error {
 
 /** Parses the whole environment at once; a bad value anywhere throws with every bad key listed. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(source);
+  const parsed = checkedEnvSchema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(problems);
@@ -134,5 +320,38 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       url: env[`DOWNLOAD_${platform.toUpperCase()}_URL`] ?? '',
       version: env[`DOWNLOAD_${platform.toUpperCase()}_VERSION`] ?? '',
     })).filter((download) => download.url !== ''),
+    payments: {
+      provider: env.PAYMENT_PROVIDER,
+      publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
+      stripe: {
+        secretKey: env.STRIPE_SECRET_KEY ?? '',
+        webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? '',
+        methods: env.STRIPE_PAYMENT_METHODS,
+        apiUrl: env.STRIPE_API_URL,
+      },
+      apple: appleConfig(env),
+    },
+    ordersEveryMinutes: env.ORDERS_EVERY_MINUTES,
+  };
+}
+
+function appleConfig(env: Env): AppleConfig | undefined {
+  if (!env.APPLE_BUNDLE_ID || !env.APPLE_ENVIRONMENT) return undefined;
+  return {
+    bundleId: env.APPLE_BUNDLE_ID,
+    appAppleId: env.APPLE_APP_ID ? Number(env.APPLE_APP_ID) : undefined,
+    environment: env.APPLE_ENVIRONMENT,
+    rootCertPaths: env.APPLE_ROOT_CERTS.map((file) => path.resolve(file)),
+    products: env.APPLE_PRODUCTS,
+    onlineChecks: env.APPLE_ONLINE_CHECKS === 'true',
+    api:
+      env.APPLE_ISSUER_ID && env.APPLE_KEY_ID && env.APPLE_PRIVATE_KEY_PATH
+        ? {
+            issuerId: env.APPLE_ISSUER_ID,
+            keyId: env.APPLE_KEY_ID,
+            privateKeyPath: path.resolve(env.APPLE_PRIVATE_KEY_PATH),
+          }
+        : undefined,
+    apiUrl: env.APPLE_API_URL?.replace(/\/+$/, ''),
   };
 }

@@ -9,7 +9,7 @@ describe('GET /healthz', () => {
     expect(healthy.json()).toEqual({
       status: 'ok',
       database: t.database.kind,
-      jobs: { 'inactive-accounts': null },
+      jobs: { 'inactive-accounts': null, orders: null },
     });
 
     await t.database.close();

@@ -5,14 +5,38 @@ import path from 'node:path';
 /** The account that serve.ts creates, signed in. */
 export const E2E_ACCOUNT = 'e2e@example.com';
 
-/** Where serve.ts writes the session token of E2E_ACCOUNT for the server on a port. */
+/**
+ * Accounts that serve.ts also creates and signs in, one for each journey that buys: a purchase changes
+ * the access (expiry, connections, badge) that the other journeys read from E2E_ACCOUNT.
+ */
+export const E2E_BUYERS = {
+  firstPurchase: 'buyer-first@example.com',
+  sizes: 'buyer-sizes@example.com',
+} as const;
+
+/** What serve.ts writes: the session token of E2E_ACCOUNT and those of the buyers, by account. */
+export interface SessionFile {
+  token: string;
+  buyers: Record<string, string>;
+}
+
+/** Where serve.ts writes the session tokens for the server on a port. */
 export function sessionFile(port: number): string {
   return path.join(tmpdir(), `skyway-e2e-session-${port}.json`);
 }
 
+const readSessions = (port: number) => JSON.parse(readFileSync(sessionFile(port), 'utf8')) as SessionFile;
+
 /** The live session token of E2E_ACCOUNT on the server at a port (4180 unless told). */
 export function e2eToken(port = Number(process.env.E2E_PORT ?? 4180)): string {
-  return (JSON.parse(readFileSync(sessionFile(port), 'utf8')) as { token: string }).token;
+  return readSessions(port).token;
+}
+
+/** The live session token of one of E2E_BUYERS. */
+export function buyerToken(account: string, port = Number(process.env.E2E_PORT ?? 4180)): string {
+  const token = readSessions(port).buyers[account];
+  if (!token) throw new Error(`serve.ts created no buyer ${account}`);
+  return token;
 }
 
 /**

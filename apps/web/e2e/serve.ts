@@ -1,12 +1,12 @@
 // The real server for the browser journeys: the built web app on a fresh in-memory database, with
-// one signed-in user whose session token is written where the tests read it (see fixtures.ts).
+// signed-in users whose session tokens are written where the tests read them (see fixtures.ts).
 import { writeFileSync } from 'node:fs';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { createSession } from '../../server/src/modules/sessions/repository.ts';
 import { createUser } from '../../server/src/modules/users/repository.ts';
 import { openDatabase } from '../../server/src/db/client.ts';
-import { E2E_ACCOUNT, sessionFile } from './fixtures.ts';
+import { E2E_ACCOUNT, E2E_BUYERS, type SessionFile, sessionFile } from './fixtures.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4180);
 const config = loadConfig({
@@ -21,9 +21,14 @@ const config = loadConfig({
 const database = await openDatabase({ dataDir: 'memory://' });
 const app = await buildApp({ config, database });
 
-const user = await createUser(database.db, { email: E2E_ACCOUNT });
-const token = await createSession(database.db, user.id);
-writeFileSync(sessionFile(port), JSON.stringify({ token }));
+async function signedInUser(email: string): Promise<string> {
+  const user = await createUser(database.db, { email });
+  return createSession(database.db, user.id);
+}
+
+const sessions: SessionFile = { token: await signedInUser(E2E_ACCOUNT), buyers: {} };
+for (const email of Object.values(E2E_BUYERS)) sessions.buyers[email] = await signedInUser(email);
+writeFileSync(sessionFile(port), JSON.stringify(sessions));
 
 const stop = async () => {
   await app.close();

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { signParams } from '@skyway/shared/signing';
 import type { User } from '@skyway/shared/user';
@@ -67,4 +68,15 @@ export function callBody(payload: Record<string, unknown> = {}): Record<string, 
   const secret = process.env.E2E_SIGNATURE_SECRET;
   if (secret) body.s = signParams(body, secret);
   return body;
+}
+
+// WCAG 2.1 A and AA: landmarks, headings, names and alt text, contrast, keyboard-reachable controls.
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+/** Runs axe over the page, or only over the elements that match `include` (a dialog, say). */
+export async function expectNoAccessibilityViolations(page: Page, include?: string): Promise<void> {
+  const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
+  if (include) builder.include(include);
+  const { violations } = await builder.analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }

@@ -19,3 +19,6 @@ export function formatDateTime(value: number | string | Date | null | undefined)
     `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`
   );
 }
+
+/** Unix seconds of a time; 0 for none (the calls' way of saying "never"). */
+export const toUnixSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : 0);

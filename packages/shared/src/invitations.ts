@@ -1,10 +1,6 @@
-import { z } from 'zod';
+import { pageRequest } from './paging.ts';
 
-export const inviteListRequest = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce.number().int().min(1).max(100).default(10),
-});
-export type InviteListRequest = z.infer<typeof inviteListRequest>;
+export const inviteListRequest = pageRequest;
 
 /** Reply of `/web/invite/conf`. */
 export interface InviteConf {

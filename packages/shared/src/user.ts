@@ -20,7 +20,9 @@ export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 /** Reply of `/web/user/info`. */
 export const userInfoSchema = userSchema.extend({
+  /** A downgrade bought earlier, and when it applies (unix seconds, 0 = none). */
   pending_connections: z.number().int().nullable(),
+  pending_from: z.number().int(),
   auto_renew: z.boolean(),
   app_account_token: z.string(),
 });

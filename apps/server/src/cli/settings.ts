@@ -1,6 +1,8 @@
-// `npm run settings -- list | get KEY | set KEY VALUE | reset KEY`: the operator's settings (trial,
-// invitation rewards) until an admin console exists. Uses the same database as the server
+// `npm run settings -- list | get KEY | set KEY VALUE | reset KEY | price PERIOD FEN`: the operator's
+// settings (trial, invitation rewards, connections, time to pay) and plan prices until an admin
+// console exists. Uses the same database as the server
 // (DATABASE_URL, or the embedded one in DATA_DIR, which must not be open in a running server).
+import { PERIOD_NAMES, type Period } from '@skyway/shared/plans';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import {
@@ -10,9 +12,11 @@ import {
   SETTINGS,
   writeSetting,
 } from '../modules/settings/settings.ts';
+import { readPlans, setUnitPrice } from '../modules/orders/plans.ts';
 
-const USAGE = `usage: npm run settings -- list | get KEY | set KEY VALUE | reset KEY
-keys: ${Object.keys(SETTINGS).join(', ')}`;
+const USAGE = `usage: npm run settings -- list | get KEY | set KEY VALUE | reset KEY | price PERIOD FEN
+keys: ${Object.keys(SETTINGS).join(', ')}
+periods: ${PERIOD_NAMES.join(', ')} (unit price per connection, in fen: 2500 is ¥25.00)`;
 
 function fail(message: string): never {
   console.error(message);
@@ -26,12 +30,18 @@ try {
 } catch (error) {
   fail(error instanceof ConfigError ? error.message : String(error));
 }
-if (key !== undefined && !isSettingKey(key)) fail(`unknown setting "${key}"\n${USAGE}`);
+const isPeriod = (value: string | undefined): value is Period =>
+  (PERIOD_NAMES as readonly (string | undefined)[]).includes(value);
+if (command === 'price' ? !isPeriod(key) : key !== undefined && !isSettingKey(key)) {
+  fail(`unknown ${command === 'price' ? 'period' : 'setting'} "${key ?? ''}"\n${USAGE}`);
+}
 
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 try {
   await database.migrate();
-  if (command === 'set' && key && value !== undefined && isSettingKey(key)) {
+  if (command === 'price' && isPeriod(key) && value !== undefined) {
+    await setUnitPrice(database.db, key, Number(value));
+  } else if (command === 'set' && key && value !== undefined && isSettingKey(key)) {
     await writeSetting(database.db, key, value);
   } else if (command === 'reset' && key && isSettingKey(key)) {
     await resetSetting(database.db, key);
@@ -41,6 +51,9 @@ try {
   const current = await readSettings(database.db);
   for (const [name, setting] of Object.entries(current)) {
     if (!key || name === key) console.log(`${name}=${setting}`);
+  }
+  for (const plan of await readPlans(database.db)) {
+    if (!key || plan.period === key) console.log(`price ${plan.period}=${plan.unit_price}`);
   }
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));

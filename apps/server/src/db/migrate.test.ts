@@ -17,11 +17,17 @@ describe('migrations', () => {
       ),
     );
     expect(tables.map((row) => row.table_name)).toEqual([
+      'app_store_subscriptions',
+      'app_store_transactions',
       'email_codes',
       'expiry_ledger',
       'invite_rewards',
       'job_runs',
       'mail_outbox',
+      'orders',
+      'payment_events',
+      'payments',
+      'plans',
       'sessions',
       'settings',
       'trial_claims',
@@ -40,7 +46,7 @@ describe('migrations', () => {
         const applied = await rowsOf<{ count: string }>(
           handle.db.execute(sql`select count(*)::text as count from drizzle.__drizzle_migrations`),
         );
-        expect(applied[0]?.count).toBe('3');
+        expect(applied[0]?.count).toBe('5');
         await handle.close();
       } finally {
         await created.drop();

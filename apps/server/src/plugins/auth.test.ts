@@ -35,6 +35,7 @@ describe('sign-in on calls', () => {
         invite_code: user.inviteCode,
         connections: 1,
         pending_connections: null,
+        pending_from: 0,
         auto_renew: false,
         app_account_token: user.id,
       });

@@ -10,10 +10,10 @@ import { ChangeEmailDialog } from '../features/account/components/change-email-d
 import { ChangePasswordDialog } from '../features/account/components/change-password-dialog.tsx';
 import { UserInfoDialog } from '../features/account/components/user-info-dialog.tsx';
 import { UserMenu, type AccountDialog } from '../features/account/components/user-menu.tsx';
-import { useUserInfo } from '../features/account/api/user-info.ts';
 import { TrialDialog } from '../features/trial/components/trial-dialog.tsx';
 import { MOBILE_QUERY, useMediaQuery } from '../lib/use-media-query.ts';
 import { useSiteConf } from '../lib/site-conf.ts';
+import { useUserInfo } from '../lib/user-info.ts';
 import { ConsoleSidePanel } from './console-side-panel.tsx';
 import { queryClient } from './query-client.ts';
 import { normalizePath } from './route-guard.ts';
@@ -42,7 +42,11 @@ function ConsoleFrame() {
   const [trialRequested, setTrialRequested] = useState(false);
 
   // Spec section 4: the console refreshes the stored user on load.
-  useUserInfo();
+  const { data: userInfo } = useUserInfo();
+  const pendingConnections =
+    userInfo && userInfo.pending_connections !== null
+      ? { connections: userInfo.pending_connections, from: userInfo.pending_from }
+      : null;
 
   // Spec section 2: on small screens the menu closes on every route change (and a drawer left open
   // when the window grew past the breakpoint must not pop up again when it shrinks).
@@ -112,7 +116,12 @@ function ConsoleFrame() {
           </Suspense>
         </Layout.Content>
       </Layout>
-      <UserInfoDialog open={dialog === 'userInfo'} onClose={closeDialog} onClaimTrial={requestTrial} />
+      <UserInfoDialog
+        open={dialog === 'userInfo'}
+        onClose={closeDialog}
+        onClaimTrial={requestTrial}
+        pending={pendingConnections}
+      />
       <ChangePasswordDialog open={dialog === 'changePassword'} onClose={closeDialog} />
       <ChangeEmailDialog open={dialog === 'changeEmail'} onClose={closeDialog} />
       {trialRequested && <TrialDialog onClose={endTrial} />}

@@ -25,7 +25,9 @@ export const users = pgTable(
     expireAt: timestamp('expire_at', { withTimezone: true }),
     subscribeType: smallint('subscribe_type').notNull().default(1),
     connections: integer('connections').notNull().default(1),
+    // A downgrade bought while access was active: these connections apply from pending_from on.
     pendingConnections: integer('pending_connections'),
+    pendingFrom: timestamp('pending_from', { withTimezone: true }),
     autoRenew: boolean('auto_renew').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),

@@ -1,10 +1,10 @@
+import { toUnixSeconds } from '@skyway/shared/dates';
 import type { InviteConf, InviteList, TimeGrant } from '@skyway/shared/invitations';
 import type { Database } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { extendExpiry, lockUser } from '../ledger/expiry.ts';
 import { readSettings } from '../settings/settings.ts';
-import { toUnixSeconds } from '../users/present.ts';
 import { canonicalEmail, maskEmail } from './addresses.ts';
 import {
   claimRewards,

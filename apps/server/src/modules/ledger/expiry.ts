@@ -1,30 +1,87 @@
 import { eq } from 'drizzle-orm';
+import { toUnixSeconds } from '@skyway/shared/dates';
+import { type Entitlement, settleEntitlement } from '@skyway/shared/plans';
+import type { SubscribeType } from '@skyway/shared/user';
 import type { Database } from '../../db/client.ts';
 import { expiryLedger, type UserRow, users } from '../../db/schema/index.ts';
 
-export type ExpiryReason = 'trial' | 'invite_reward';
+/** `app_store`: an App Store notification gave or changed time; `app_store_refund`: Apple took it back. */
+export type ExpiryReason = 'trial' | 'invite_reward' | 'purchase' | 'app_store' | 'app_store_refund';
+
+const toDate = (seconds: number) => (seconds > 0 ? new Date(seconds * 1000) : null);
+
+/** The account's access as plan arithmetic sees it, a pending downgrade whose time has come applied. */
+export function entitlementOf(user: UserRow, now: Date): Entitlement {
+  return settleEntitlement(
+    {
+      expireAt: toUnixSeconds(user.expireAt),
+      connections: user.connections,
+      pendingConnections: user.pendingConnections,
+      pendingFrom: toUnixSeconds(user.pendingFrom),
+    },
+    toUnixSeconds(now),
+  );
+}
+
+export interface EntitlementChange {
+  reason: ExpiryReason;
+  /** What caused it, when it has a record of its own (an order id). */
+  ref?: string;
+  after: Entitlement;
+  now: Date;
+  subscribeType?: SubscribeType;
+  /** Whether a store subscription renews by itself (App Store renewal status). */
+  autoRenew?: boolean;
+}
 
 /**
- * Adds time to an account from max(now, expiry), with a ledger row saying why. Call inside a
- * transaction that holds the user's row lock (lockUser), so two credits never read the same expiry.
+ * Writes an account's new access with a ledger row saying why and by how much. Call inside a
+ * transaction that holds the user's row lock (lockUser), so two changes never start from the same state.
  */
+export async function writeEntitlement(
+  db: Database,
+  user: UserRow,
+  change: EntitlementChange,
+): Promise<Date> {
+  const { after, now } = change;
+  const expireAt = toDate(after.expireAt) ?? now;
+  await db
+    .update(users)
+    .set({
+      expireAt,
+      connections: after.connections,
+      pendingConnections: after.pendingConnections,
+      pendingFrom: toDate(after.pendingFrom),
+      ...(change.subscribeType ? { subscribeType: change.subscribeType } : {}),
+      ...(change.autoRenew === undefined ? {} : { autoRenew: change.autoRenew }),
+    })
+    .where(eq(users.id, user.id));
+  await db.insert(expiryLedger).values({
+    userId: user.id,
+    reason: change.reason,
+    ref: change.ref,
+    seconds: after.expireAt - Math.max(toUnixSeconds(now), toUnixSeconds(user.expireAt)),
+    connections: after.connections,
+    fromExpireAt: user.expireAt,
+    toExpireAt: expireAt,
+    createdAt: now,
+  });
+  return expireAt;
+}
+
+/** Adds time to an account from max(now, expiry) at its current size (the trial, invitation rewards). */
 export async function extendExpiry(
   db: Database,
   user: UserRow,
   change: { reason: ExpiryReason; seconds: number; now: Date },
 ): Promise<Date> {
-  const base = Math.max(change.now.getTime(), user.expireAt?.getTime() ?? 0);
-  const next = new Date(base + change.seconds * 1000);
-  await db.update(users).set({ expireAt: next }).where(eq(users.id, user.id));
-  await db.insert(expiryLedger).values({
-    userId: user.id,
+  const current = entitlementOf(user, change.now);
+  const from = Math.max(toUnixSeconds(change.now), current.expireAt);
+  return writeEntitlement(db, user, {
     reason: change.reason,
-    seconds: change.seconds,
-    fromExpireAt: user.expireAt,
-    toExpireAt: next,
-    createdAt: change.now,
+    after: { ...current, expireAt: from + change.seconds },
+    now: change.now,
   });
-  return next;
 }
 
 /** The user's row, locked until the transaction ends. */

@@ -1,4 +1,5 @@
 import { HTML_LANG, type Language } from '@skyway/shared/languages';
+import { escapeHtml } from '../../lib/html.ts';
 
 export type MailTemplate =
   | 'code_register'
@@ -237,15 +238,6 @@ export const TEMPLATES: Record<MailTemplate, Record<Language, TemplateText>> = {
 };
 
 const PLACEHOLDER = /\{(\w+)\}/g;
-
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 const asIs = (value: string) => value;
 

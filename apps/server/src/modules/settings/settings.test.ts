@@ -17,6 +17,8 @@ describe('operator settings', () => {
       trial_minute: 1440,
       invite_minute: 1440,
       invite_daily_cap: 10,
+      max_connections: 10,
+      order_pay_minutes: 30,
     });
   });
 

@@ -19,6 +19,15 @@ export const SETTINGS = {
     .max(366 * 24 * 60)
     .default(1440),
   invite_daily_cap: z.coerce.number().int().min(0).max(10_000).default(10),
+  max_connections: z.coerce.number().int().min(1).max(1000).default(10),
+  // Stripe keeps a Checkout Session open at least 30 minutes; a shorter deadline still works, as a
+  // payment after the deadline is credited anyway.
+  order_pay_minutes: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(24 * 60)
+    .default(30),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

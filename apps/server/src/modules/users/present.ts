@@ -1,23 +1,28 @@
+import { toUnixSeconds } from '@skyway/shared/dates';
 import type { SubscribeType, User, UserInfo } from '@skyway/shared/user';
 import type { UserRow } from '../../db/schema/index.ts';
+import { entitlementOf } from '../ledger/expiry.ts';
 
-export const toUnixSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : 0);
-
-/** The user fields that every reply carrying a user has (PRODUCT.md section 2). */
-export function presentUser(row: UserRow): User {
+/**
+ * The user fields that every reply carrying a user has (PRODUCT.md section 2). `connections` are
+ * those in force now: a downgrade whose time has come counts even before the job has written it.
+ */
+export function presentUser(row: UserRow, now = new Date()): User {
   return {
     account: row.email,
     expire_user: toUnixSeconds(row.expireAt),
     subscribe_type: row.subscribeType as SubscribeType,
     invite_code: row.inviteCode,
-    connections: row.connections,
+    connections: entitlementOf(row, now).connections,
   };
 }
 
-export function presentUserInfo(row: UserRow): UserInfo {
+export function presentUserInfo(row: UserRow, now = new Date()): UserInfo {
+  const entitlement = entitlementOf(row, now);
   return {
-    ...presentUser(row),
-    pending_connections: row.pendingConnections,
+    ...presentUser(row, now),
+    pending_connections: entitlement.pendingConnections,
+    pending_from: entitlement.pendingFrom,
     auto_renew: row.autoRenew,
     app_account_token: row.id,
   };

@@ -1,5 +1,6 @@
 import { CreditCardOutlined, AppleOutlined, GiftOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Modal, Typography } from 'antd';
+import { formatDateTime } from '@skyway/shared/dates';
 import { SUBSCRIBE_TYPES } from '@skyway/shared/user';
 import { useTranslation } from 'react-i18next';
 import { formatExpiry } from '../../../lib/dates.ts';
@@ -10,13 +11,20 @@ import './user-info-dialog.css';
 /** Spec section 2: 400 px wide (section 9). */
 export const DIALOG_WIDTH = 400;
 
+/** A downgrade bought earlier (from `/web/user/info`): from `from` (unix seconds) on, `connections` apply. */
+export interface PendingConnections {
+  connections: number;
+  from: number;
+}
+
 interface Props {
   open: boolean;
   onClose: () => void;
   onClaimTrial: () => void;
+  pending?: PendingConnections | null;
 }
 
-export function UserInfoDialog({ open, onClose, onClaimTrial }: Props) {
+export function UserInfoDialog({ open, onClose, onClaimTrial, pending = null }: Props) {
   const { t } = useTranslation(['account', 'common']);
   const { user } = useSession();
   const type = user?.subscribe_type;
@@ -43,6 +51,14 @@ export function UserInfoDialog({ open, onClose, onClaimTrial }: Props) {
         <Descriptions.Item label={t('common:expiry.label')}>
           {formatExpiry(user?.expire_user) ?? t('common:expiry.none')}
         </Descriptions.Item>
+        {Boolean(user?.expire_user) && (
+          <Descriptions.Item label={t('userInfo.connections')}>{user?.connections}</Descriptions.Item>
+        )}
+        {pending && (
+          <Descriptions.Item label={t('userInfo.pendingConnections', { date: formatDateTime(pending.from) })}>
+            {pending.connections}
+          </Descriptions.Item>
+        )}
         <Descriptions.Item label={t('userInfo.subscription')}>
           <SubscriptionTag type={type} />
         </Descriptions.Item>

@@ -39,7 +39,13 @@ export function UserMenu({ onOpenDialog }: { onOpenDialog: (dialog: AccountDialo
 
   return (
     <Dropdown menu={{ items, onClick }} trigger={['click']} placement="bottomRight">
-      <Button type="text" className="user-menu" loading={leaving} aria-label={t('menu.label')}>
+      <Button
+        type="text"
+        className="user-menu"
+        loading={leaving}
+        // The name starts with the account the button shows (WCAG 2.5.3, label in name).
+        aria-label={user?.account ? t('menu.labelWithAccount', { account: user.account }) : t('menu.label')}
+      >
         <UserOutlined />
         <span className="user-menu__account">{user?.account ?? ''}</span>
         <DownOutlined className="user-menu__caret" />

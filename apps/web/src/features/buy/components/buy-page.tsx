@@ -1,18 +1,214 @@
-import { ShoppingCartOutlined } from '@ant-design/icons';
-import { Card, Empty } from 'antd';
+import { useState } from 'react';
+import { AppleOutlined, CreditCardOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import { Button, Card, Col, InputNumber, Radio, Result, Row, Skeleton, Typography } from 'antd';
+import { formatYuan, orderAmount, type PayMethod, type Period, type Plan } from '@skyway/shared/plans';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { openPage } from '../../../lib/page.ts';
 import { usePageMeta } from '../../../lib/page-meta.ts';
+import { useSession } from '../../../lib/session.ts';
+import { useUserInfo } from '../../../lib/user-info.ts';
+import { useCreateOrder } from '../api/create-order.ts';
+import { usePlans } from '../api/plans.ts';
+import { entitlementOf } from '../entitlement.ts';
+import { PaymentInquiryDialog } from './payment-inquiry-dialog.tsx';
+import { PurchasePreview } from './purchase-preview.tsx';
+import './buy-page.css';
 
-/** Placeholder until the plans and checkout arrive (a later issue). */
+/** Where a checkout sends the browser back to: `/buy?order_id=…` opens the payment inquiry. */
+export const ORDER_ID_PARAM = 'order_id';
+
+const DEFAULT_PERIOD: Period = 'month';
+const PAY_METHOD: PayMethod = 'card';
+
+/** Buy subscription: plan, connections, the effect on the current access, then the checkout. */
 export function BuyPage() {
   const { t } = useTranslation('buy');
   usePageMeta(t('title'));
+  const [searchParams, setSearchParams] = useSearchParams();
+  const orderId = searchParams.get(ORDER_ID_PARAM);
+  const { user } = useSession();
+  const plans = usePlans();
+  const info = useUserInfo();
+  const create = useCreateOrder();
+  const [period, setPeriod] = useState<Period>(DEFAULT_PERIOD);
+  // Renewing keeps the size one has; a new customer starts with one connection.
+  const [connections, setConnections] = useState(() =>
+    user && user.expire_user * 1000 > Date.now() ? Math.max(user.connections, 1) : 1,
+  );
+  const [leaving, setLeaving] = useState(false);
+
+  const maxConnections = Math.max(plans.data?.max_connections ?? 1, 1);
+  const count = Math.min(Math.max(connections, 1), maxConnections);
+  const plan: Plan | undefined =
+    plans.data?.plans.find((item) => item.period === period) ?? plans.data?.plans[0];
+
+  async function buy() {
+    if (!plan) return;
+    try {
+      const order = await create.mutateAsync({
+        period: plan.period,
+        connections: count,
+        pay_method: PAY_METHOD,
+      });
+      setLeaving(true);
+      // A full page load: the checkout is a page of the provider (or the server's own sandbox).
+      openPage(order.checkout_url);
+    } catch {
+      // The api client has shown the server's message.
+    }
+  }
+
+  function closeInquiry() {
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete(ORDER_ID_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+  }
+
+  const inquiry = orderId ? (
+    <PaymentInquiryDialog key={orderId} orderId={orderId} onClose={closeInquiry} />
+  ) : null;
+
+  if (plans.isError) {
+    return (
+      <Card>
+        <Result
+          status="warning"
+          title={t('plans.loadFailed')}
+          extra={
+            <Button onClick={() => void plans.refetch()} loading={plans.isFetching}>
+              {t('plans.retry')}
+            </Button>
+          }
+        />
+        {inquiry}
+      </Card>
+    );
+  }
+
   return (
-    <Card title={t('title')}>
-      <Empty
-        image={<ShoppingCartOutlined style={{ fontSize: 48, color: '#94a3b8' }} />}
-        description={t('pending')}
-      />
-    </Card>
+    <Row gutter={[16, 16]} className="buy-page">
+      <Col xs={24} lg={15}>
+        <div className="buy-page__steps">
+          <Card title={<h2 id="buy-plans-title">{t('plans.title')}</h2>} loading={plans.isPending}>
+            <Radio.Group
+              className="plan-cards"
+              aria-labelledby="buy-plans-title"
+              value={plan?.period}
+              onChange={(event) => setPeriod(event.target.value as Period)}
+            >
+              {plans.data?.plans.map((item) => (
+                <Radio key={item.period} value={item.period} className="plan-card">
+                  <span className="plan-card__name">{t(`plans.names.${item.period}`)}</span>
+                  <span className="plan-card__duration">
+                    {t('plans.duration', { months: item.months, days: item.days })}
+                  </span>
+                  <span className="plan-card__price">{formatYuan(item.unit_price)}</span>
+                  <span className="plan-card__unit">{t('plans.perConnection')}</span>
+                </Radio>
+              ))}
+            </Radio.Group>
+          </Card>
+          <Card title={<h2>{t('connections.title')}</h2>}>
+            <label htmlFor="buy-connections" className="buy-field__label">
+              {t('connections.label')}
+            </label>
+            <InputNumber
+              id="buy-connections"
+              mode="spinner"
+              min={1}
+              max={maxConnections}
+              precision={0}
+              value={count}
+              disabled={plans.isPending}
+              onChange={(value) => {
+                if (typeof value === 'number') setConnections(value);
+              }}
+              aria-describedby="buy-connections-hint"
+              className="buy-field__input"
+            />
+            <Typography.Paragraph type="secondary" id="buy-connections-hint" className="buy-field__hint">
+              {t('connections.hint', { max: maxConnections })}
+            </Typography.Paragraph>
+          </Card>
+          <Card title={<h2 id="buy-payment-title">{t('payment.title')}</h2>}>
+            <Radio.Group
+              className="pay-methods"
+              aria-labelledby="buy-payment-title"
+              value={PAY_METHOD}
+              orientation="vertical"
+            >
+              <Radio value={PAY_METHOD} className="pay-method">
+                <span className="pay-method__name">
+                  <CreditCardOutlined /> {t('payment.card')}
+                </span>
+                <span className="pay-method__hint">{t('payment.cardHint')}</span>
+              </Radio>
+              <Radio value="app_store" disabled className="pay-method">
+                <span className="pay-method__name">
+                  <AppleOutlined /> {t('payment.appStore')}
+                </span>
+                <span className="pay-method__hint">{t('payment.appStoreHint')}</span>
+              </Radio>
+            </Radio.Group>
+          </Card>
+        </div>
+      </Col>
+      <Col xs={24} lg={9}>
+        <Card title={<h2>{t('summary.title')}</h2>} className="buy-summary" loading={plans.isPending}>
+          {plan && (
+            <>
+              <dl className="buy-summary__facts">
+                <div>
+                  <dt>{t('summary.plan')}</dt>
+                  <dd>{t(`plans.names.${plan.period}`)}</dd>
+                </div>
+                <div>
+                  <dt>{t('summary.unitPrice')}</dt>
+                  <dd>{formatYuan(plan.unit_price)}</dd>
+                </div>
+                <div>
+                  <dt>{t('summary.connections')}</dt>
+                  <dd>{count}</dd>
+                </div>
+                <div className="buy-summary__total">
+                  <dt>{t('summary.total')}</dt>
+                  <dd data-testid="buy-total">{formatYuan(orderAmount(plan.unit_price, count))}</dd>
+                </div>
+              </dl>
+              {info.data ? (
+                <PurchasePreview
+                  entitlement={entitlementOf(user, info.data)}
+                  days={plan.days}
+                  connections={count}
+                />
+              ) : (
+                <Skeleton active paragraph={{ rows: 2 }} title={false} />
+              )}
+            </>
+          )}
+          <Button
+            type="primary"
+            size="large"
+            block
+            icon={<ShoppingCartOutlined />}
+            disabled={!plan}
+            loading={create.isPending || leaving}
+            onClick={() => void buy()}
+          >
+            {t('summary.buy')}
+          </Button>
+          <Typography.Paragraph type="secondary" className="buy-summary__note">
+            {t('summary.note')}
+          </Typography.Paragraph>
+        </Card>
+      </Col>
+      {inquiry}
+    </Row>
   );
 }

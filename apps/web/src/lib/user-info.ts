@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { userInfoSchema, type UserInfo } from '@skyway/shared/user';
-import { callApi } from '../../../lib/api-client.ts';
-import { replaceUser } from '../../../lib/session.ts';
+import { callApi } from './api-client.ts';
+import { replaceUser } from './session.ts';
 
+// In lib rather than a feature: the console layout reads it, the buy page previews a purchase from
+// it, and the payment inquiry refreshes it after a payment.
 export const USER_INFO_QUERY_KEY = ['user-info'] as const;
 
 /** Reads the signed-in user and refreshes the stored copy that the console shows. */

@@ -1,0 +1,61 @@
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+
+/**
+ * One App Store auto-renewing subscription (Apple's original transaction id), bound to the account
+ * that bought it. `covered_until` is how far the time it gave the account reaches (the latest
+ * transaction's expiry, or the end of a billing grace period): each new transaction adds only what
+ * lies beyond it.
+ */
+export const appStoreSubscriptions = pgTable(
+  'app_store_subscriptions',
+  {
+    originalTransactionId: text('original_transaction_id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    // The product of the latest transaction, and its connections (from APPLE_PRODUCTS at the time).
+    productId: text('product_id').notNull(),
+    connections: integer('connections').notNull(),
+    latestTransactionId: text('latest_transaction_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    coveredUntil: timestamp('covered_until', { withTimezone: true }),
+    autoRenew: boolean('auto_renew').notNull().default(true),
+    // What renews next when the user chose a downgrade (it applies at the renewal, not before).
+    pendingProductId: text('pending_product_id'),
+    environment: text('environment').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('app_store_subscriptions_user_idx').on(table.userId)],
+);
+
+/**
+ * Every App Store transaction that reached us, once per transaction id (the primary key is what
+ * makes a repeated or concurrent delivery give nothing more). `granted_seconds` is the time it added
+ * to the account; a refund takes back `refunded_seconds` of it, which a reversed refund gives back.
+ */
+export const appStoreTransactions = pgTable(
+  'app_store_transactions',
+  {
+    transactionId: text('transaction_id').primaryKey(),
+    originalTransactionId: text('original_transaction_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    productId: text('product_id').notNull(),
+    connections: integer('connections').notNull(),
+    purchasedAt: timestamp('purchased_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    // The notification that brought it (its notificationUUID).
+    notificationId: text('notification_id').notNull(),
+    grantedSeconds: integer('granted_seconds').notNull().default(0),
+    refundedSeconds: integer('refunded_seconds').notNull().default(0),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('app_store_transactions_original_idx').on(table.originalTransactionId)],
+);
+
+export type AppStoreSubscriptionRow = typeof appStoreSubscriptions.$inferSelect;
+export type AppStoreTransactionRow = typeof appStoreTransactions.$inferSelect;

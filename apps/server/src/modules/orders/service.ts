@@ -1,0 +1,168 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Language } from '@skyway/shared/languages';
+import { toUnixSeconds } from '@skyway/shared/dates';
+import {
+  CURRENCY,
+  type CreatedOrder,
+  type Order,
+  type OrderCreateRequest,
+  type OrderList,
+  orderAmount,
+  type PlanList,
+} from '@skyway/shared/plans';
+import type { PageRequest } from '@skyway/shared/paging';
+import type { Database } from '../../db/client.ts';
+import type { OrderRow, UserRow } from '../../db/schema/index.ts';
+import { AppError } from '../../plugins/errors.ts';
+import { lockUser } from '../ledger/expiry.ts';
+import type { Counters } from '../limits/counters.ts';
+import { fulfilPayment } from '../payments/fulfil.ts';
+import type { PaymentProvider } from '../payments/provider.ts';
+import { readSettings } from '../settings/settings.ts';
+import { newOrderId } from './order-ids.ts';
+import { findPlan, readPlans } from './plans.ts';
+import { isPayable, presentOrder } from './present.ts';
+import {
+  attachCheckout,
+  cancelPayableOrder,
+  closeUnpaidOrders,
+  findUserOrder,
+  insertOrder,
+  userOrdersPage,
+} from './repository.ts';
+
+export interface OrderDeps {
+  db: Database;
+  provider: PaymentProvider;
+  counters: Counters;
+  log: FastifyBaseLogger;
+}
+
+/** Orders a user may create in an hour: each one opens a checkout at the provider. */
+export const ORDERS_PER_HOUR = 30;
+
+export async function listPlans(db: Database): Promise<PlanList> {
+  const [settings, plans] = await Promise.all([readSettings(db), readPlans(db)]);
+  return { currency: CURRENCY, max_connections: settings.max_connections, plans };
+}
+
+/**
+ * A new order at the server's price (unit price × connections, snapshotted), replacing the user's
+ * open one, with a checkout at the provider. If the provider cannot open a checkout the order is
+ * cancelled and the caller told to try again.
+ */
+export async function createOrder(
+  deps: OrderDeps,
+  user: UserRow,
+  request: OrderCreateRequest,
+  context: { language: Language; returnUrl: (orderId: string) => string; now: Date },
+): Promise<CreatedOrder> {
+  const { db, provider, counters } = deps;
+  const { now } = context;
+  const [settings, plan] = await Promise.all([readSettings(db), findPlan(db, request.period)]);
+  if (!plan) throw new AppError(400, 'field_invalid', { field: 'period' });
+  if (request.connections > settings.max_connections) {
+    throw new AppError(400, 'field_invalid', { field: 'connections' });
+  }
+  const limit = await counters.hit(`orders:user:${user.id}`, 60 * 60);
+  if (limit.count > ORDERS_PER_HOUR)
+    throw new AppError(429, 'too_many_requests', { retryAfter: limit.resetIn });
+
+  const order = await db.transaction(async (tx) => {
+    await lockUser(tx, user.id);
+    await closeUnpaidOrders(tx, user.id, now);
+    return insertOrder(tx, {
+      id: newOrderId(now),
+      userId: user.id,
+      period: plan.period,
+      months: plan.months,
+      days: plan.days,
+      connections: request.connections,
+      unitPrice: plan.unit_price,
+      amount: orderAmount(plan.unit_price, request.connections),
+      currency: CURRENCY,
+      payMethod: request.pay_method,
+      provider: provider.name,
+      createdAt: now,
+      latestPayAt: new Date(now.getTime() + settings.order_pay_minutes * 60_000),
+    });
+  });
+
+  let checkout;
+  try {
+    checkout = await provider.createCheckout({
+      order,
+      returnUrl: context.returnUrl(order.id),
+      language: context.language,
+      email: user.email,
+    });
+  } catch (error) {
+    deps.log.error({ err: error, order_id: order.id }, 'the payment provider could not open a checkout');
+    await cancelPayableOrder(db, user.id, order.id, now);
+    throw new AppError(500, 'payment_unavailable');
+  }
+  await attachCheckout(db, order.id, checkout);
+  return {
+    order_id: order.id,
+    amount: order.amount,
+    latest_pay_time: toUnixSeconds(order.latestPayAt),
+    checkout_url: checkout.url,
+  };
+}
+
+export async function listOrders(
+  db: Database,
+  user: UserRow,
+  page: PageRequest,
+  now: Date,
+): Promise<OrderList> {
+  const { rows, total } = await userOrdersPage(db, user.id, {
+    limit: page.size,
+    offset: (page.page - 1) * page.size,
+  });
+  return { total, list: rows.map((row) => presentOrder(row, now)) };
+}
+
+async function ownOrder(db: Database, user: UserRow, orderId: string): Promise<OrderRow> {
+  const order = await findUserOrder(db, user.id, orderId);
+  if (!order) throw new AppError(404, 'order_not_found');
+  return order;
+}
+
+/**
+ * The order with its status read fresh: while it is not paid, the provider is asked, and a payment
+ * it reports goes through the same fulfilment as its notification would (whichever comes first
+ * credits; the other changes nothing). A provider that cannot be reached leaves the stored status.
+ */
+export async function queryOrder(deps: OrderDeps, user: UserRow, orderId: string, now: Date): Promise<Order> {
+  const { db, provider } = deps;
+  let order = await ownOrder(db, user, orderId);
+  if (order.status !== 'paid' && order.provider === provider.name && order.providerRef) {
+    try {
+      const payment = await provider.findPayment(order);
+      if (payment) {
+        const outcome = await fulfilPayment(
+          db,
+          { provider: provider.name, orderId: order.id, ...payment },
+          now,
+        );
+        deps.log.info({ order_id: order.id, outcome }, 'payment found by order query');
+        order = await ownOrder(db, user, orderId);
+      }
+    } catch (error) {
+      deps.log.warn(
+        { err: error, order_id: order.id },
+        'the payment provider could not be asked about an order',
+      );
+    }
+  }
+  return presentOrder(order, now);
+}
+
+/** Cancels an order that can still be paid; any other order is a 409. */
+export async function cancelOrder(db: Database, user: UserRow, orderId: string, now: Date): Promise<void> {
+  const order = await ownOrder(db, user, orderId);
+  if (!isPayable(order, now) || !(await cancelPayableOrder(db, user.id, order.id, now))) {
+    throw new AppError(409, 'order_not_payable');
+  }
+}

@@ -1,0 +1,32 @@
+import type { Language } from '@skyway/shared/languages';
+import type { PaymentProviderName } from '../../config.ts';
+import type { OrderRow } from '../../db/schema/index.ts';
+
+export interface CheckoutRequest {
+  order: OrderRow;
+  /** Where the buyer comes back to, paid or not (the payment inquiry dialog). */
+  returnUrl: string;
+  language: Language;
+  email: string;
+}
+
+/** A provider's checkout for one order: its own id for it, and where the buyer pays. */
+export interface Checkout {
+  ref: string;
+  url: string;
+}
+
+/** A payment a provider reports for a checkout. */
+export interface ProviderPayment {
+  paymentId: string;
+  amount: number;
+  currency: string;
+}
+
+/** What the order calls need from a payment provider; payments themselves arrive through fulfilPayment. */
+export interface PaymentProvider {
+  readonly name: PaymentProviderName;
+  createCheckout(request: CheckoutRequest): Promise<Checkout>;
+  /** The payment of the order's checkout when the provider says it is paid, else null (asked by order/query). */
+  findPayment(order: OrderRow): Promise<ProviderPayment | null>;
+}

@@ -1,0 +1,396 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DAY_SECONDS } from '@skyway/shared/plans';
+import { signParams } from '@skyway/shared/signing';
+import { orders, paymentEvents, payments, users } from '../../db/schema/index.ts';
+import {
+  randomId,
+  startStripeApi,
+  type StripeApi,
+  stripeEvent,
+  stripeSignature,
+  type WireSession,
+} from '../../testing/stripe-api.ts';
+import { signedInUser, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { testDatabaseKind } from '../../testing/test-database.ts';
+import { resetSetting, writeSetting } from '../settings/settings.ts';
+
+const run = randomBytes(4).toString('hex');
+const SECRET_KEY = `sk_test_${run}${randomBytes(8).toString('hex')}`;
+const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
+// The spec's MD5 signing is on, to show that Stripe's webhook is exempt from it.
+const SIGNING_SECRET = `signing-${run}`;
+const PUBLIC_URL = 'https://vpn.example.com';
+const MONTH = 31 * DAY_SECONDS;
+const NOTIFY = '/web/pay/stripe/notify';
+
+describe('Stripe Checkout and its webhook', () => {
+  let t: TestApp;
+  let api: StripeApi;
+  let ip: string;
+  let monthPrice: number;
+
+  beforeAll(async () => {
+    api = await startStripeApi({ secretKey: SECRET_KEY });
+    t = await startTestApp({
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: SECRET_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: api.url,
+      STRIPE_PAYMENT_METHODS: 'card,alipay,wechat_pay',
+      PUBLIC_URL,
+      SIGNATURE_SECRET: SIGNING_SECRET,
+      ORDERS_EVERY_MINUTES: '0',
+    });
+    const plans = (await call('/web/plan/list')).json().data.plans as {
+      period: string;
+      unit_price: number;
+    }[];
+    const month = plans.find((plan) => plan.period === 'month');
+    if (!month) throw new Error('no month plan');
+    monthPrice = month.unit_price;
+  });
+  afterAll(async () => {
+    await t.close();
+    await api.close();
+  });
+  beforeEach(() => {
+    ip = `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
+  });
+
+  /** A site call, signed like the browser client signs it. */
+  function call(url: string, payload: Record<string, unknown> = {}, token?: string) {
+    const params = { ...payload, t: Math.floor(Date.now() / 1000) };
+    return t.app.inject({
+      method: 'POST',
+      url,
+      payload: { ...params, s: signParams(params, SIGNING_SECRET) },
+      headers: token ? { authorization: token } : {},
+      remoteAddress: ip,
+    });
+  }
+
+  /** A delivery of Stripe's: exactly these bytes, with this signature header. */
+  const deliver = (payload: string, signature = stripeSignature(payload, WEBHOOK_SECRET)) =>
+    t.app.inject({
+      method: 'POST',
+      url: NOTIFY,
+      payload,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature },
+      remoteAddress: '3.18.12.63',
+    });
+
+  /** A buyer whose access runs 10 more days at `connections`, so a purchase of the same size adds exactly a month. */
+  async function buyer(connections = 2) {
+    const { user, token } = await signedInUser(t.database);
+    const expireAt = new Date((Math.floor(Date.now() / 1000) + 10 * DAY_SECONDS) * 1000);
+    await t.database.db.update(users).set({ expireAt, connections }).where(eq(users.id, user.id));
+    return { user, token, expireUser: expireAt.getTime() / 1000 };
+  }
+
+  async function createOrder(token: string, connections = 2, extra: Record<string, unknown> = {}) {
+    const res = await call(
+      '/web/order/create',
+      { period: 'month', connections, pay_method: 'card', ...extra },
+      token,
+    );
+    expect(res.json()).toMatchObject({ code: 200 });
+    const data = res.json().data as { order_id: string; amount: number; checkout_url: string };
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, data.order_id));
+    if (!row?.providerRef) throw new Error('the order has no checkout');
+    return { ...data, sessionId: row.providerRef };
+  }
+
+  /** The session as Stripe reports it once paid, without telling the local API (order/query would find it). */
+  const paidSession = (sessionId: string, paymentIntent = randomId('pi_test')): WireSession => ({
+    ...api.session(sessionId),
+    payment_status: 'paid',
+    status: 'complete',
+    payment_intent: paymentIntent,
+  });
+
+  const userInfo = async (token: string) =>
+    (await call('/web/user/info', {}, token)).json().data as {
+      expire_user: number;
+      subscribe_type: number;
+      connections: number;
+    };
+  const orderStatus = async (token: string, orderId: string) =>
+    (await call('/web/order/query', { order_id: orderId }, token)).json().data.status as string;
+  const paymentsOf = (orderId: string) =>
+    t.database.db.select().from(payments).where(eq(payments.orderId, orderId));
+  const eventsOf = (orderId: string) =>
+    t.database.db.select().from(paymentEvents).where(eq(paymentEvents.orderId, orderId));
+
+  it('opens a Checkout Session at the server price, with the order id, idempotency key and methods', async () => {
+    const { user, token } = await buyer(3);
+    const before = Math.floor(Date.now() / 1000);
+    // A client-sent amount is not a field of the call: it is dropped, the plan's price is used.
+    const created = await createOrder(token, 3, { amount: 1 });
+    const { order_id: orderId } = created;
+    expect(created.amount).toBe(monthPrice * 3);
+
+    const request = api.requests
+      .filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions')
+      .at(-1);
+    if (!request) throw new Error('no checkout request');
+    expect(request.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
+    expect(request.headers['idempotency-key']).toBe(`checkout-${orderId}`);
+    expect(request.headers['content-type']).toContain('application/x-www-form-urlencoded');
+    const returnUrl = `${PUBLIC_URL}/buy?order_id=${orderId}`;
+    expect(request.body).toMatchObject({
+      mode: 'payment',
+      allowed_payment_method_types: ['card', 'alipay', 'wechat_pay'],
+      payment_method_options: { wechat_pay: { client: 'web' } },
+      line_items: [
+        {
+          price_data: {
+            currency: 'cny',
+            unit_amount: String(monthPrice),
+            product_data: { name: 'Skyway — 1 month' },
+          },
+          quantity: '3',
+        },
+      ],
+      client_reference_id: orderId,
+      metadata: { order_id: orderId },
+      payment_intent_data: { metadata: { order_id: orderId } },
+      customer_email: user.email,
+      success_url: returnUrl,
+      cancel_url: returnUrl,
+      locale: 'en',
+    });
+    // Stripe refuses a session that expires within 30 minutes by its own clock: a minute of margin.
+    expect(Number(request.body.expires_at)).toBeGreaterThanOrEqual(before + 31 * 60);
+    expect(Number(request.body.expires_at)).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 24 * 60 * 60);
+
+    // Stripe's own total is what the reply says; the checkout link is the session's.
+    const session = api.session(created.sessionId);
+    expect(session.amount_total).toBe(created.amount);
+    expect(created.checkout_url).toBe(session.url);
+
+    // The buyer's language is Stripe's page language; a longer deadline is the session's expiry.
+    await writeSetting(t.database.db, 'order_pay_minutes', '120');
+    try {
+      const longer = await createOrder(token, 1, { l: 'tw-cn' });
+      const [row] = await t.database.db.select().from(orders).where(eq(orders.id, longer.order_id));
+      expect(api.requests.at(-1)?.body).toMatchObject({
+        locale: 'zh-TW',
+        line_items: [{ quantity: '1', price_data: { product_data: { name: 'Skyway — 1 個月' } } }],
+        expires_at: String(Math.floor((row?.latestPayAt.getTime() ?? 0) / 1000)),
+      });
+    } finally {
+      await resetSetting(t.database.db, 'order_pay_minutes');
+    }
+  });
+
+  it('cancels the order and answers payment_unavailable when Stripe cannot be reached', async () => {
+    const { token } = await buyer();
+    await api.close();
+    try {
+      const res = await call(
+        '/web/order/create',
+        { period: 'month', connections: 2, pay_method: 'card' },
+        token,
+      );
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toMatchObject({ code: 500, data: { reason: 'payment_unavailable' } });
+    } finally {
+      await api.reopen();
+    }
+    const list = (await call('/web/order/list', { page: 1, size: 10 }, token)).json().data;
+    expect(list.total).toBe(1);
+    expect(list.list[0]).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('credits a paid checkout.session.completed once, however often it is delivered', async () => {
+    const { token, expireUser } = await buyer(2);
+    const order = await createOrder(token, 2);
+    const payload = stripeEvent('checkout.session.completed', paidSession(order.sessionId));
+
+    const res = await deliver(payload);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/json');
+    expect(res.json()).toEqual({ received: true });
+    expect(await orderStatus(token, order.order_id)).toBe('paid');
+    expect(await userInfo(token)).toMatchObject({
+      expire_user: expireUser + MONTH,
+      subscribe_type: 2,
+      connections: 2,
+    });
+
+    // Stripe delivers again (a retry, a resend from the dashboard): a fresh signature, same event.
+    const again = await deliver(payload);
+    expect(again.statusCode).toBe(200);
+    expect((await userInfo(token)).expire_user).toBe(expireUser + MONTH);
+    const rows = await paymentsOf(order.order_id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      provider: 'stripe',
+      amount: order.amount,
+      currency: 'CNY',
+      outcome: 'credited',
+    });
+  });
+
+  it('refuses a bad signature, a stale one and a re-serialized body with 400, changing nothing', async () => {
+    const { token, expireUser } = await buyer(2);
+    const order = await createOrder(token, 2);
+    const eventId = randomId('evt_test');
+    const payload = stripeEvent('checkout.session.completed', paidSession(order.sessionId), eventId);
+    const now = Math.floor(Date.now() / 1000);
+
+    const refused = [
+      await deliver(payload, stripeSignature(payload, `whsec_${randomBytes(16).toString('hex')}`)),
+      await deliver(payload, stripeSignature(payload, WEBHOOK_SECRET, now - 301)),
+      await deliver(JSON.stringify(JSON.parse(payload), null, 2), stripeSignature(payload, WEBHOOK_SECRET)),
+      await deliver(payload, ''),
+    ];
+    for (const res of refused) {
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 400, data: { reason: 'payment_signature_invalid' } });
+    }
+    expect(await orderStatus(token, order.order_id)).toBe('unpaid');
+    expect((await userInfo(token)).expire_user).toBe(expireUser);
+    expect(
+      await t.database.db.select().from(paymentEvents).where(eq(paymentEvents.eventId, eventId)),
+    ).toEqual([]);
+    expect(await paymentsOf(order.order_id)).toEqual([]);
+
+    // The very same event, signed as Stripe signs it, within the 300 s: it was only the signature.
+    expect((await deliver(payload, stripeSignature(payload, WEBHOOK_SECRET, now - 290))).statusCode).toBe(
+      200,
+    );
+    expect(await orderStatus(token, order.order_id)).toBe('paid');
+  });
+
+  it('waits for an async payment: credits on async_payment_succeeded, never on async_payment_failed', async () => {
+    const { token, expireUser } = await buyer(2);
+
+    // Alipay: completed while still unpaid, then succeeded.
+    const first = await createOrder(token, 2);
+    const pending = {
+      ...api.session(first.sessionId),
+      status: 'complete',
+      payment_intent: randomId('pi_test'),
+    };
+    expect((await deliver(stripeEvent('checkout.session.completed', pending))).statusCode).toBe(200);
+    expect(await orderStatus(token, first.order_id)).toBe('unpaid');
+    expect(await eventsOf(first.order_id)).toHaveLength(1);
+    expect(await paymentsOf(first.order_id)).toEqual([]);
+
+    const succeeded = stripeEvent('checkout.session.async_payment_succeeded', {
+      ...pending,
+      payment_status: 'paid',
+    });
+    expect((await deliver(succeeded)).statusCode).toBe(200);
+    expect((await deliver(succeeded)).statusCode).toBe(200);
+    expect(await orderStatus(token, first.order_id)).toBe('paid');
+    expect((await userInfo(token)).expire_user).toBe(expireUser + MONTH);
+    expect(await paymentsOf(first.order_id)).toHaveLength(1);
+
+    // WeChat Pay: completed while unpaid, then failed.
+    const second = await createOrder(token, 2);
+    const unpaid = {
+      ...api.session(second.sessionId),
+      status: 'complete',
+      payment_intent: randomId('pi_test'),
+    };
+    expect((await deliver(stripeEvent('checkout.session.completed', unpaid))).statusCode).toBe(200);
+    const failed = await deliver(stripeEvent('checkout.session.async_payment_failed', unpaid));
+    expect(failed.statusCode).toBe(200);
+    expect(failed.json()).toEqual({ received: true });
+    expect(await orderStatus(token, second.order_id)).toBe('unpaid');
+    expect((await userInfo(token)).expire_user).toBe(expireUser + MONTH);
+    expect(await paymentsOf(second.order_id)).toEqual([]);
+    expect((await eventsOf(second.order_id)).map((row) => row.type).sort()).toEqual([
+      'checkout.session.async_payment_failed',
+      'checkout.session.completed',
+    ]);
+  });
+
+  it('gives no time for an amount that differs from the order, and records the payment for the operator', async () => {
+    const { token, expireUser } = await buyer(2);
+    const order = await createOrder(token, 2);
+    const session = { ...paidSession(order.sessionId), amount_total: order.amount - 100 };
+    expect((await deliver(stripeEvent('checkout.session.completed', session))).statusCode).toBe(200);
+    expect(await orderStatus(token, order.order_id)).toBe('unpaid');
+    expect((await userInfo(token)).expire_user).toBe(expireUser);
+    const rows = await paymentsOf(order.order_id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ amount: order.amount - 100, outcome: 'amount_mismatch' });
+  });
+
+  it('credits a payment that arrives after the order expired', async () => {
+    const { token, expireUser } = await buyer(2);
+    const order = await createOrder(token, 2);
+    await t.database.db
+      .update(orders)
+      .set({ latestPayAt: new Date(Date.now() - 60_000) })
+      .where(eq(orders.id, order.order_id));
+    const listed = (await call('/web/order/list', { page: 1, size: 1 }, token)).json().data.list[0];
+    expect(listed).toMatchObject({ order_id: order.order_id, status: 'expired' });
+
+    expect(
+      (await deliver(stripeEvent('checkout.session.completed', paidSession(order.sessionId)))).statusCode,
+    ).toBe(200);
+    expect(await orderStatus(token, order.order_id)).toBe('paid');
+    expect((await userInfo(token)).expire_user).toBe(expireUser + MONTH);
+  });
+
+  it('finds a payment by order/query, and the webhook for it later credits nothing more', async () => {
+    const { token, expireUser } = await buyer(2);
+    const order = await createOrder(token, 2);
+    expect(await orderStatus(token, order.order_id)).toBe('unpaid');
+    const asked = api.requests.filter(
+      (r) => r.method === 'GET' && r.path === `/v1/checkout/sessions/${order.sessionId}`,
+    );
+    expect(asked).toHaveLength(1);
+
+    const session = api.markPaid(order.sessionId);
+    expect(await orderStatus(token, order.order_id)).toBe('paid');
+    expect((await userInfo(token)).expire_user).toBe(expireUser + MONTH);
+
+    const res = await deliver(stripeEvent('checkout.session.completed', session));
+    expect(res.statusCode).toBe(200);
+    expect((await userInfo(token)).expire_user).toBe(expireUser + MONTH);
+    const rows = await paymentsOf(order.order_id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ providerPaymentId: session.payment_intent, outcome: 'credited' });
+  });
+
+  it('answers 200 to other events and records nothing', async () => {
+    const { token } = await buyer(2);
+    const order = await createOrder(token, 2);
+    const eventId = randomId('evt_test');
+    const other = stripeEvent('checkout.session.expired', api.session(order.sessionId), eventId);
+    const res = await deliver(other);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ received: true });
+    expect(
+      await t.database.db.select().from(paymentEvents).where(eq(paymentEvents.eventId, eventId)),
+    ).toEqual([]);
+    expect(await orderStatus(token, order.order_id)).toBe('unpaid');
+  });
+
+  it.runIf(testDatabaseKind === 'postgres')(
+    'credits once when the same event arrives 20 times at once',
+    async () => {
+      const { token, expireUser } = await buyer(2);
+      const order = await createOrder(token, 2);
+      const eventId = randomId('evt_test');
+      const payload = stripeEvent('checkout.session.completed', paidSession(order.sessionId), eventId);
+      const replies = await Promise.all(Array.from({ length: 20 }, () => deliver(payload)));
+      expect(replies.map((res) => res.statusCode)).toEqual(Array(20).fill(200));
+      expect((await userInfo(token)).expire_user).toBe(expireUser + MONTH);
+      expect(await paymentsOf(order.order_id)).toHaveLength(1);
+      expect(
+        await t.database.db
+          .select()
+          .from(paymentEvents)
+          .where(and(eq(paymentEvents.provider, 'stripe'), eq(paymentEvents.eventId, eventId))),
+      ).toHaveLength(1);
+    },
+  );
+});

@@ -1,0 +1,211 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { formatDateTime } from '@skyway/shared/dates';
+import { DAY_SECONDS } from '@skyway/shared/plans';
+import type { UserInfo } from '@skyway/shared/user';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as ApiClient from '../../../lib/api-client.ts';
+import { startSession } from '../../../lib/session.ts';
+
+const callApi = vi.fn();
+vi.mock('../../../lib/api-client.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof ApiClient>()),
+  callApi: (...args: unknown[]) => callApi(...args) as unknown,
+}));
+const openPage = vi.fn();
+vi.mock('../../../lib/page.ts', () => ({
+  openPage: (...args: unknown[]) => openPage(...args) as unknown,
+  reloadPage: vi.fn(),
+}));
+
+const { PLAN_LIST, renderBuyPage, userInfo } = await import('./buy-test-kit.tsx');
+
+const NOW = 1_800_000_000;
+const day = (n: number) => n * DAY_SECONDS;
+
+function answer(
+  info: UserInfo,
+  create: () => Promise<unknown> = () => Promise.reject(new Error('no order')),
+) {
+  startSession({ token: 'T', ...info });
+  callApi.mockImplementation((path: string) => {
+    if (path === '/web/plan/list') return Promise.resolve(PLAN_LIST);
+    if (path === '/web/user/info') return Promise.resolve(info);
+    if (path === '/web/order/create') return create();
+    return Promise.reject(new Error(`unexpected call ${path}`));
+  });
+}
+
+async function openPageWith(info: UserInfo) {
+  answer(info);
+  await renderBuyPage();
+  await screen.findByRole('radio', { name: /Monthly/ }, { timeout: 5000 });
+}
+
+const connectionsInput = () => screen.getByLabelText<HTMLInputElement>('Simultaneous connections');
+
+function setConnections(value: number) {
+  fireEvent.change(connectionsInput(), { target: { value: String(value) } });
+  fireEvent.blur(connectionsInput());
+}
+
+const preview = () => screen.getByRole('region', { name: 'What this purchase does' });
+const total = () => screen.getByTestId('buy-total').textContent;
+
+beforeEach(() => {
+  callApi.mockReset();
+  openPage.mockReset();
+  // Only the clock is fake: the preview is computed for a known "now".
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW * 1000);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('BuyPage', () => {
+  it('shows the three plans with their months, days and unit price per connection', async () => {
+    await openPageWith(userInfo());
+    const month = screen.getByRole('radio', { name: /Monthly/ });
+    const halfYear = screen.getByRole('radio', { name: /Half-yearly/ });
+    const year = screen.getByRole('radio', { name: /Yearly/ });
+    expect(month.closest('label')?.textContent).toBe('Monthly1 mo · 31 days¥25.00per connection');
+    expect(halfYear.closest('label')?.textContent).toContain('6 mo · 183 days¥138.00');
+    expect(year.closest('label')?.textContent).toContain('12 mo · 366 days¥258.00');
+    expect((month as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByRole('radiogroup', { name: 'Choose a plan' })).toBeTruthy();
+    expect(screen.getByText('How many devices may be online at the same time: 1 to 10.')).toBeTruthy();
+  });
+
+  it('offers the card provider, and explains that app-store subscriptions are bought in the app', async () => {
+    await openPageWith(userInfo());
+    const methods = screen.getByRole('radiogroup', { name: 'Payment method' });
+    const card = within(methods).getByRole<HTMLInputElement>('radio', { name: /Card payment/ });
+    const appStore = within(methods).getByRole<HTMLInputElement>('radio', { name: /App Store subscription/ });
+    expect(card.checked).toBe(true);
+    expect(appStore.disabled).toBe(true);
+    expect(methods.textContent).toContain('Bought in the mobile app');
+  });
+
+  it('prices the order as unit price × connections, in yuan', async () => {
+    await openPageWith(userInfo());
+    expect(total()).toBe('¥25.00');
+    setConnections(3);
+    await waitFor(() => expect(total()).toBe('¥75.00'));
+    fireEvent.click(screen.getByRole('radio', { name: /Yearly/ }));
+    await waitFor(() => expect(total()).toBe('¥774.00'));
+    setConnections(99);
+    await waitFor(() => expect(connectionsInput().value).toBe('10'));
+    expect(total()).toBe('¥2580.00');
+  });
+
+  it('previews a new plan as starting now', async () => {
+    await openPageWith(userInfo());
+    await waitFor(() => expect(preview().textContent).toContain('Your access starts now.'));
+    expect(preview().textContent).toContain(`Access until${formatDateTime(NOW + day(31))}`);
+  });
+
+  it('previews the same size as an extension of the expiry', async () => {
+    const expiry = NOW + day(10);
+    await openPageWith(userInfo({ expire_user: expiry, subscribe_type: 2, connections: 2 }));
+    // A customer with access starts from the size they have.
+    expect(connectionsInput().value).toBe('2');
+    await waitFor(() =>
+      expect(preview().textContent).toContain('The period is added to your current access.'),
+    );
+    expect(
+      within(preview()).getByText(`${formatDateTime(expiry)} → ${formatDateTime(expiry + day(31))}`),
+    ).toBeTruthy();
+  });
+
+  it('previews more connections as an upgrade at once, the remaining time converted', async () => {
+    const expiry = NOW + day(10);
+    await openPageWith(userInfo({ expire_user: expiry, subscribe_type: 2, connections: 1 }));
+    setConnections(2);
+    await waitFor(() => expect(preview().textContent).toContain('Upgrade at once'));
+    expect(within(preview()).getByText('1 → 2')).toBeTruthy();
+    // Ten days at one connection are five at two; then the month.
+    const after = NOW + day(5) + day(31);
+    expect(within(preview()).getByText(`${formatDateTime(expiry)} → ${formatDateTime(after)}`)).toBeTruthy();
+  });
+
+  it('previews fewer connections as a downgrade at expiry', async () => {
+    const expiry = NOW + day(10);
+    await openPageWith(userInfo({ expire_user: expiry, subscribe_type: 2, connections: 3 }));
+    setConnections(1);
+    await waitFor(() =>
+      expect(preview().textContent).toContain(
+        `Downgrade at expiry: your current connections stay until ${formatDateTime(expiry)}, then the new number applies.`,
+      ),
+    );
+    expect(preview().textContent).toContain(`Connections until ${formatDateTime(expiry)}3`);
+    expect(preview().textContent).toContain(`Connections from ${formatDateTime(expiry)}1`);
+    expect(
+      within(preview()).getByText(`${formatDateTime(expiry)} → ${formatDateTime(expiry + day(31))}`),
+    ).toBeTruthy();
+  });
+
+  it('keeps a pending downgrade in the preview of another downgrade', async () => {
+    const expiry = NOW + day(20);
+    const pendingFrom = NOW + day(10);
+    await openPageWith(
+      userInfo({ expire_user: expiry, connections: 4, pending_connections: 2, pending_from: pendingFrom }),
+    );
+    setConnections(1);
+    // The pending ten days at two connections are twenty at one.
+    await waitFor(() =>
+      expect(preview().textContent).toContain(`Connections from ${formatDateTime(pendingFrom)}1`),
+    );
+    expect(
+      within(preview()).getByText(
+        `${formatDateTime(expiry)} → ${formatDateTime(pendingFrom + day(20) + day(31))}`,
+      ),
+    ).toBeTruthy();
+  });
+
+  it('previews the current size while a downgrade is pending as keeping it, the downgrade dropped', async () => {
+    const expiry = NOW + day(20);
+    const pendingFrom = NOW + day(10);
+    await openPageWith(
+      userInfo({ expire_user: expiry, connections: 2, pending_connections: 1, pending_from: pendingFrom }),
+    );
+    expect(connectionsInput().value).toBe('2');
+    await waitFor(() => expect(preview().textContent).toContain('You keep your current connections'));
+    expect(preview().textContent).toContain('Connections2');
+    // Ten days at two, then ten at one: fifteen at two; then the month.
+    const after = NOW + day(15) + day(31);
+    expect(within(preview()).getByText(`${formatDateTime(expiry)} → ${formatDateTime(after)}`)).toBeTruthy();
+  });
+
+  it('creates the order with the chosen plan and connections, then goes to its checkout', async () => {
+    answer(userInfo(), () =>
+      Promise.resolve({
+        order_id: 'O9',
+        amount: 51600,
+        latest_pay_time: NOW + 1800,
+        checkout_url: '/pay/sandbox/tok?l=us-en',
+      }),
+    );
+    await renderBuyPage();
+    fireEvent.click(await screen.findByRole('radio', { name: /Yearly/ }, { timeout: 5000 }));
+    setConnections(2);
+    await waitFor(() => expect(total()).toBe('¥516.00'));
+    fireEvent.click(screen.getByRole('button', { name: /Buy now/ }));
+    await waitFor(() => expect(openPage).toHaveBeenCalledWith('/pay/sandbox/tok?l=us-en'));
+    expect(callApi).toHaveBeenCalledWith('/web/order/create', {
+      period: 'year',
+      connections: 2,
+      pay_method: 'card',
+    });
+  });
+
+  it('stays on the page when the order cannot be created', async () => {
+    answer(userInfo());
+    await renderBuyPage();
+    const buy = await screen.findByRole('button', { name: /Buy now/ }, { timeout: 5000 });
+    fireEvent.click(buy);
+    await waitFor(() => expect(callApi).toHaveBeenCalledWith('/web/order/create', expect.anything()));
+    await waitFor(() => expect(buy.classList.contains('ant-btn-loading')).toBe(false));
+    expect(openPage).not.toHaveBeenCalled();
+  });
+});

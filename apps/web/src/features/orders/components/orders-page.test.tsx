@@ -1,0 +1,186 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ConfigProvider } from 'antd';
+import { formatDateTime } from '@skyway/shared/dates';
+import type { Order } from '@skyway/shared/plans';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as ApiClient from '../../../lib/api-client.ts';
+
+const callApi = vi.fn();
+vi.mock('../../../lib/api-client.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof ApiClient>()),
+  callApi: (...args: unknown[]) => callApi(...args) as unknown,
+}));
+const openPage = vi.fn();
+vi.mock('../../../lib/page.ts', () => ({
+  openPage: (...args: unknown[]) => openPage(...args) as unknown,
+  reloadPage: vi.fn(),
+}));
+const showSuccess = vi.fn();
+vi.mock('../../../lib/toast.ts', () => ({
+  ERROR_SECONDS: 5,
+  MESSAGE_SECONDS: 1.5,
+  showSuccess: (...args: unknown[]) => showSuccess(...args) as unknown,
+  showError: vi.fn(),
+}));
+
+const { ApiError } = await import('../../../lib/api-client.ts');
+const { OrdersPage } = await import('./orders-page.tsx');
+
+function order(fields: Partial<Order>): Order {
+  return {
+    order_id: 'O1',
+    period: 'month',
+    months: 1,
+    connections: 1,
+    amount: 2500,
+    currency: 'CNY',
+    status: 'paid',
+    create_time: 1_800_000_000,
+    pay_time: 0,
+    latest_pay_time: 1_800_001_800,
+    checkout_url: null,
+    ...fields,
+  };
+}
+
+const UNPAID = order({
+  order_id: 'SW-UNPAID',
+  months: 12,
+  connections: 2,
+  amount: 51600,
+  status: 'unpaid',
+  latest_pay_time: 1_800_300_000,
+  checkout_url: 'https://checkout.stripe.com/c/pay/cs_test_1',
+});
+const PAID = order({ order_id: 'SW-PAID', status: 'paid', pay_time: 1_800_000_100 });
+const EXPIRED = order({ order_id: 'SW-EXPIRED', months: 6, amount: 13800, status: 'expired' });
+const CANCELLED = order({ order_id: 'SW-CANCELLED', status: 'cancelled' });
+const ROWS = [UNPAID, PAID, EXPIRED, CANCELLED];
+
+async function renderPage() {
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+  await act(async () => {
+    render(
+      <QueryClientProvider client={client}>
+        <ConfigProvider theme={{ token: { motion: false } }}>
+          <OrdersPage />
+        </ConfigProvider>
+      </QueryClientProvider>,
+    );
+  });
+  await screen.findByText('SW-PAID', {}, { timeout: 5000 });
+}
+
+function row(orderId: string) {
+  const element = screen.getByText(orderId).closest('tr');
+  if (!element) throw new Error(`no row ${orderId}`);
+  return element;
+}
+
+const listCalls = () => callApi.mock.calls.filter(([path]) => path === '/web/order/list');
+
+beforeEach(() => {
+  callApi.mockReset();
+  openPage.mockReset();
+  showSuccess.mockReset();
+});
+
+describe('OrdersPage', () => {
+  it("shows the spec's columns, with formatted times, yuan and status labels", async () => {
+    callApi.mockResolvedValue({ total: 4, list: ROWS });
+    await renderPage();
+    expect(callApi).toHaveBeenCalledWith('/web/order/list', { page: 1, size: 10 });
+    const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent);
+    expect(headers).toEqual([
+      'Order ID',
+      'Duration (months)',
+      'Payment time',
+      'Pay before',
+      'Amount',
+      'Status',
+      'Actions',
+    ]);
+
+    const unpaid = within(row('SW-UNPAID'));
+    expect(unpaid.getByText('12')).toBeTruthy();
+    expect(unpaid.getByText('–')).toBeTruthy();
+    expect(unpaid.getByText(formatDateTime(1_800_300_000))).toBeTruthy();
+    expect(unpaid.getByText('¥516.00')).toBeTruthy();
+    expect(unpaid.getByText('Unpaid')).toBeTruthy();
+    expect(unpaid.getByRole('button', { name: 'Pay' })).toBeTruthy();
+    expect(unpaid.getByRole('button', { name: 'Cancel' })).toBeTruthy();
+
+    const paid = within(row('SW-PAID'));
+    expect(paid.getByText(formatDateTime(1_800_000_100))).toBeTruthy();
+    expect(paid.getByText('¥25.00')).toBeTruthy();
+    expect(paid.getByText('Paid')).toBeTruthy();
+    expect(paid.queryByRole('button')).toBeNull();
+
+    expect(within(row('SW-EXPIRED')).getByText('Expired unpaid')).toBeTruthy();
+    expect(within(row('SW-EXPIRED')).getByText('¥138.00')).toBeTruthy();
+    expect(within(row('SW-EXPIRED')).queryByRole('button')).toBeNull();
+    expect(within(row('SW-CANCELLED')).getByText('Cancelled')).toBeTruthy();
+    expect(within(row('SW-CANCELLED')).queryByRole('button')).toBeNull();
+  });
+
+  it('pays an unpaid order at its checkout', async () => {
+    callApi.mockResolvedValue({ total: 4, list: ROWS });
+    await renderPage();
+    fireEvent.click(within(row('SW-UNPAID')).getByRole('button', { name: 'Pay' }));
+    expect(openPage).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_test_1');
+  });
+
+  it('cancels an unpaid order after confirmation, then reloads the list', async () => {
+    callApi.mockImplementation((path: string) => {
+      if (path === '/web/order/cancel') return Promise.resolve({});
+      const cancelled = listCalls().length > 1;
+      return Promise.resolve({
+        total: 4,
+        list: cancelled
+          ? [{ ...UNPAID, status: 'cancelled', checkout_url: null }, PAID, EXPIRED, CANCELLED]
+          : ROWS,
+      });
+    });
+    await renderPage();
+    fireEvent.click(within(row('SW-UNPAID')).getByRole('button', { name: 'Cancel' }));
+    const confirm = await screen.findByRole('button', { name: 'Cancel order' });
+    expect(screen.getByText('Cancel this order?')).toBeTruthy();
+    fireEvent.click(confirm);
+    await waitFor(() => expect(showSuccess).toHaveBeenCalledWith('Order cancelled', 1.5));
+    expect(callApi).toHaveBeenCalledWith('/web/order/cancel', { order_id: 'SW-UNPAID' });
+    await waitFor(() => expect(listCalls()).toHaveLength(2));
+    await waitFor(() => expect(within(row('SW-UNPAID')).getByText('Cancelled')).toBeTruthy());
+    expect(within(row('SW-UNPAID')).queryByRole('button')).toBeNull();
+  });
+
+  it('keeps the order when the confirmation is declined', async () => {
+    callApi.mockResolvedValue({ total: 4, list: ROWS });
+    await renderPage();
+    fireEvent.click(within(row('SW-UNPAID')).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Keep it' }));
+    expect(callApi).not.toHaveBeenCalledWith('/web/order/cancel', expect.anything());
+  });
+
+  it('reloads the list when the server refuses the cancel (409: paid meanwhile)', async () => {
+    callApi.mockImplementation((path: string) =>
+      path === '/web/order/cancel'
+        ? Promise.reject(new ApiError(409, 'This order can no longer be cancelled'))
+        : Promise.resolve({ total: 4, list: ROWS }),
+    );
+    await renderPage();
+    fireEvent.click(within(row('SW-UNPAID')).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel order' }));
+    await waitFor(() => expect(listCalls()).toHaveLength(2));
+    expect(showSuccess).not.toHaveBeenCalled();
+  });
+
+  it('asks the server for the page the pagination moves to', async () => {
+    callApi.mockResolvedValue({ total: 25, list: ROWS });
+    await renderPage();
+    fireEvent.click(screen.getByTitle('2'));
+    await waitFor(() => expect(callApi).toHaveBeenCalledWith('/web/order/list', { page: 2, size: 10 }));
+  });
+});

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { pageRequest } from './paging.ts';
+
+/** The three periods of the legal text: a month is 31 days, half a year 183, a year 366. */
+export const PERIODS = {
+  month: { months: 1, days: 31 },
+  half_year: { months: 6, days: 183 },
+  year: { months: 12, days: 366 },
+} as const;
+
+export const PERIOD_NAMES = ['month', 'half_year', 'year'] as const;
+export type Period = (typeof PERIOD_NAMES)[number];
+
+export const CURRENCY = 'CNY';
+export const DAY_SECONDS = 24 * 60 * 60;
+
+/** One plan of `/web/plan/list`: `unit_price` in fen per simultaneous connection. */
+export interface Plan {
+  period: Period;
+  months: number;
+  days: number;
+  unit_price: number;
+}
+
+/** Reply of `/web/plan/list`. */
+export interface PlanList {
+  currency: typeof CURRENCY;
+  max_connections: number;
+  plans: Plan[];
+}
+
+/** The price of an order in fen: the period's unit price times the connections. */
+export const orderAmount = (unitPrice: number, connections: number) => unitPrice * connections;
+
+/** `¥30.00` from 3000 fen. */
+export const formatYuan = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
+
+/** An account's access at a moment: all times in unix seconds, 0 = none. */
+export interface Entitlement {
+  expireAt: number;
+  connections: number;
+  /** A downgrade bought earlier: from `pendingFrom` on, `pendingConnections` apply. */
+  pendingConnections: number | null;
+  pendingFrom: number;
+}
+
+export type PurchaseEffect = 'start' | 'extend' | 'upgrade' | 'downgrade';
+
+/** A pending downgrade whose time has come is simply the account's connections. */
+export function settleEntitlement(current: Entitlement, now: number): Entitlement {
+  if (current.pendingConnections === null || current.pendingFrom > now) return current;
+  return { ...current, connections: current.pendingConnections, pendingConnections: null, pendingFrom: 0 };
+}
+
+/**
+ * What buying `days` at `connections` does to an account (PRODUCT.md section 3), to the second:
+ * - no access now: the period starts now at the bought size;
+ * - the same size: the period is added to the expiry;
+ * - more connections (upgrade): at once; the remaining time is converted at the new size
+ *   (remaining × old / new, a pending downgrade's time at its own size), then the period is added;
+ * - fewer connections (downgrade): the current size stays until the current expiry, then the bought
+ *   size applies for the period. A downgrade already pending has its time converted to the new
+ *   pending size, so nothing paid for is lost.
+ */
+export function applyPurchase(
+  before: Entitlement,
+  purchase: { days: number; connections: number },
+  now: number,
+): { effect: PurchaseEffect; after: Entitlement } {
+  return applyTime(before, { seconds: purchase.days * DAY_SECONDS, connections: purchase.connections }, now);
+}
+
+/**
+ * applyPurchase for a length given in seconds rather than days: the same rules, for time that is not
+ * a whole period (an app-store subscription's period as the store reports it, to the second).
+ */
+export function applyTime(
+  before: Entitlement,
+  purchase: { seconds: number; connections: number },
+  now: number,
+): { effect: PurchaseEffect; after: Entitlement } {
+  const current = settleEntitlement(before, now);
+  const bought = purchase.seconds;
+  const size = purchase.connections;
+  if (current.expireAt <= now) {
+    return {
+      effect: 'start',
+      after: { expireAt: now + bought, connections: size, pendingConnections: null, pendingFrom: 0 },
+    };
+  }
+  const pending = current.pendingConnections;
+  if (size >= current.connections) {
+    const switchAt = pending === null ? current.expireAt : current.pendingFrom;
+    const value =
+      (switchAt - now) * current.connections +
+      (pending === null ? 0 : (current.expireAt - switchAt) * pending);
+    const remaining = Math.floor(value / size);
+    return {
+      effect: size === current.connections && pending === null ? 'extend' : 'upgrade',
+      after: {
+        expireAt: now + remaining + bought,
+        connections: size,
+        pendingConnections: null,
+        pendingFrom: 0,
+      },
+    };
+  }
+  const pendingFrom = pending === null ? current.expireAt : current.pendingFrom;
+  const tail = pending === null ? 0 : Math.floor(((current.expireAt - pendingFrom) * pending) / size);
+  return {
+    effect: 'downgrade',
+    after: {
+      expireAt: pendingFrom + tail + bought,
+      connections: current.connections,
+      pendingConnections: size,
+      pendingFrom,
+    },
+  };
+}
+
+const orderId = z.string().trim().min(1).max(64);
+
+export const PAY_METHODS = ['card'] as const;
+export type PayMethod = (typeof PAY_METHODS)[number];
+
+export const orderCreateRequest = z.object({
+  period: z.enum(PERIOD_NAMES),
+  connections: z.coerce.number().int().min(1).max(1000),
+  pay_method: z.enum(PAY_METHODS).default('card'),
+});
+export type OrderCreateRequest = z.infer<typeof orderCreateRequest>;
+
+export const orderListRequest = pageRequest;
+
+export const orderIdRequest = z.object({ order_id: orderId });
+export type OrderIdRequest = z.infer<typeof orderIdRequest>;
+
+/** `cancelled`: the user cancelled it, or a newer order replaced it. */
+export const ORDER_STATUSES = ['unpaid', 'paid', 'expired', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** One order as every order call presents it; times in unix seconds, 0 = not yet. */
+export interface Order {
+  order_id: string;
+  period: Period;
+  months: number;
+  connections: number;
+  amount: number;
+  currency: typeof CURRENCY;
+  status: OrderStatus;
+  create_time: number;
+  pay_time: number;
+  latest_pay_time: number;
+  /** Where to pay: set only while the order can still be paid. */
+  checkout_url: string | null;
+}
+
+/** Reply of `/web/order/create`. */
+export interface CreatedOrder {
+  order_id: string;
+  amount: number;
+  latest_pay_time: number;
+  checkout_url: string;
+}
+
+/** Reply of `/web/order/list`. */
+export interface OrderList {
+  total: number;
+  list: Order[];
+}
