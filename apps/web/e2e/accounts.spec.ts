@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { codeIn, startSmtpCatcher, type SmtpCatcher } from '../../server/src/testing/smtp-catcher.ts';
 import { formatExpiry } from '../src/lib/dates.ts';
 import { SMTP_CATCHER_PORT } from './fixtures.ts';
-import { callBody, expect, storedSession, test } from './support.ts';
+import { callBody, expect, openAccountDialog, storedSession, test } from './support.ts';
 
 // The server of serve.ts sends its mail here (SMTP_URL from playwright.config.ts).
 let mail: SmtpCatcher;
@@ -26,12 +26,6 @@ async function requestCode(page: Page, address: string): Promise<string> {
     (message) => message.to === address && /(?<!\d)\d{6}(?!\d)/.test(message.text),
   );
   return codeIn(caught);
-}
-
-async function openAccountDialog(page: Page, item: string) {
-  await page.getByRole('button', { name: 'Account menu' }).click();
-  await page.getByRole('menuitem', { name: item }).click();
-  return page.getByRole('dialog', { name: item });
 }
 
 /** A toast with this text; several may be on screen at once. */

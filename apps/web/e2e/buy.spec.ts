@@ -8,6 +8,7 @@ import {
   callBody,
   expect,
   expectNoAccessibilityViolations,
+  openAccountDialog,
   seededUser,
   signIn,
   storedSession,
@@ -69,17 +70,6 @@ async function buyAndPay(page: Page, amount: string): Promise<{ dialog: Locator;
   await expect(dialog).toContainText(orderId);
   await expect(dialog).toContainText(`Amount${amount}`);
   return { dialog, orderId };
-}
-
-/** The User info dialog, from the account menu. */
-async function openUserInfo(page: Page): Promise<Locator> {
-  await page.getByRole('button', { name: 'Account menu' }).click();
-  // A click while the menu slides in can miss: Playwright's retry scrolls the page under the menu.
-  await expect(page.locator('.ant-dropdown')).not.toHaveClass(/ant-slide-up-appear/);
-  await page.getByRole('menuitem', { name: 'User info' }).click();
-  const dialog = page.getByRole('dialog', { name: 'User info' });
-  await expect(dialog).toBeVisible();
-  return dialog;
 }
 
 /** Done closes the dialog and takes order_id out of the address. */
@@ -195,7 +185,7 @@ test('an upgrade applies at once, a downgrade at expiry', async ({ page, request
   await done(page, paid.dialog);
 
   // The user info dialog says what is coming.
-  const info = await openUserInfo(page);
+  const info = await openAccountDialog(page, 'User info');
   await expect(info).toContainText('Connections2');
   await expect(info).toContainText(`Connections from ${switchAt}1`);
   await expect(info).toContainText('Card payment');

@@ -7,12 +7,17 @@ export const E2E_ACCOUNT = 'e2e@example.com';
 
 /**
  * Accounts that serve.ts also creates and signs in, one for each journey that buys: a purchase changes
- * the access (expiry, connections, badge) that the other journeys read from E2E_ACCOUNT.
+ * the access (expiry, connections, badge) that the other journeys read from E2E_ACCOUNT. `appStore`
+ * is made an app-store subscriber (E2E_APP_STORE) by serve.ts.
  */
 export const E2E_BUYERS = {
   firstPurchase: 'buyer-first@example.com',
   sizes: 'buyer-sizes@example.com',
+  appStore: 'buyer-app-store@example.com',
 } as const;
+
+/** What serve.ts gives E2E_BUYERS.appStore: type 3, auto-renew on, this many days left, connections. */
+export const E2E_APP_STORE = { days: 20, connections: 2 } as const;
 
 /** What serve.ts writes: the session token of E2E_ACCOUNT and those of the buyers, by account. */
 export interface SessionFile {

@@ -1,12 +1,15 @@
 // The real server for the browser journeys: the built web app on a fresh in-memory database, with
 // signed-in users whose session tokens are written where the tests read them (see fixtures.ts).
 import { writeFileSync } from 'node:fs';
+import { SUBSCRIBE_TYPES } from '@skyway/shared/user';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
+import { writeEntitlement } from '../../server/src/modules/ledger/expiry.ts';
 import { createSession } from '../../server/src/modules/sessions/repository.ts';
 import { createUser } from '../../server/src/modules/users/repository.ts';
 import { openDatabase } from '../../server/src/db/client.ts';
-import { E2E_ACCOUNT, E2E_BUYERS, type SessionFile, sessionFile } from './fixtures.ts';
+import { appStoreSubscriptions } from '../../server/src/db/schema/index.ts';
+import { E2E_ACCOUNT, E2E_APP_STORE, E2E_BUYERS, type SessionFile, sessionFile } from './fixtures.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4180);
 const config = loadConfig({
@@ -23,6 +26,33 @@ const app = await buildApp({ config, database });
 
 async function signedInUser(email: string): Promise<string> {
   const user = await createUser(database.db, { email });
+  if (email === E2E_BUYERS.appStore) {
+    // As a SUBSCRIBED notification leaves an account (the server's own tests send them signed).
+    const now = new Date();
+    const expireAt = Math.floor(now.getTime() / 1000) + E2E_APP_STORE.days * 86_400;
+    await database.db.insert(appStoreSubscriptions).values({
+      originalTransactionId: `e2e-${user.id}`,
+      userId: user.id,
+      productId: 'e2e.month',
+      connections: E2E_APP_STORE.connections,
+      latestTransactionId: `e2e-${user.id}`,
+      expiresAt: new Date(expireAt * 1000),
+      coveredUntil: new Date(expireAt * 1000),
+      environment: 'Sandbox',
+    });
+    await writeEntitlement(database.db, user, {
+      reason: 'app_store',
+      after: {
+        expireAt,
+        connections: E2E_APP_STORE.connections,
+        pendingConnections: null,
+        pendingFrom: 0,
+      },
+      now,
+      subscribeType: SUBSCRIBE_TYPES.appStore,
+      autoRenew: true,
+    });
+  }
   return createSession(database.db, user.id);
 }
 

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { signParams } from '@skyway/shared/signing';
 import type { User } from '@skyway/shared/user';
 import { STORAGE_KEYS } from '../src/lib/storage-keys.ts';
@@ -79,4 +79,15 @@ export async function expectNoAccessibilityViolations(page: Page, include?: stri
   if (include) builder.include(include);
   const { violations } = await builder.analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+/** An account dialog ("User info", "Change password", …), from the account menu; visible. */
+export async function openAccountDialog(page: Page, item: string): Promise<Locator> {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  // A click while the menu slides in can miss: Playwright's retry scrolls the page under the menu.
+  await expect(page.locator('.ant-dropdown')).not.toHaveClass(/ant-slide-up-appear/);
+  await page.getByRole('menuitem', { name: item }).click();
+  const dialog = page.getByRole('dialog', { name: item });
+  await expect(dialog).toBeVisible();
+  return dialog;
 }

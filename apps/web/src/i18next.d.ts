@@ -1,4 +1,5 @@
 import type account from './locales/en/account.json';
+import type appStore from './locales/en/app-store.json';
 import type buy from './locales/en/buy.json';
 import type common from './locales/en/common.json';
 import type download from './locales/en/download.json';
@@ -16,6 +17,7 @@ declare module 'i18next' {
     defaultNS: 'common';
     resources: {
       account: typeof account;
+      'app-store': typeof appStore;
       buy: typeof buy;
       common: typeof common;
       download: typeof download;

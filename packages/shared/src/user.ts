@@ -24,6 +24,8 @@ export const userInfoSchema = userSchema.extend({
   pending_connections: z.number().int().nullable(),
   pending_from: z.number().int(),
   auto_renew: z.boolean(),
+  /** The end of the current app-store period (unix seconds; 0 = no app-store subscription). */
+  app_store_expire: z.number().int(),
   app_account_token: z.string(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;

@@ -38,6 +38,7 @@ describe('sign-in on calls', () => {
         pending_from: 0,
         auto_renew: false,
         app_account_token: user.id,
+        app_store_expire: 0,
       });
     }
   });

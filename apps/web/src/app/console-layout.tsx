@@ -121,6 +121,7 @@ function ConsoleFrame() {
         onClose={closeDialog}
         onClaimTrial={requestTrial}
         pending={pendingConnections}
+        appStore={userInfo ? { autoRenew: userInfo.auto_renew, periodEnd: userInfo.app_store_expire } : null}
       />
       <ChangePasswordDialog open={dialog === 'changePassword'} onClose={closeDialog} />
       <ChangeEmailDialog open={dialog === 'changeEmail'} onClose={closeDialog} />

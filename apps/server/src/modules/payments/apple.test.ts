@@ -1,3 +1,4 @@
+import { fulfilPayment } from './fulfil.ts';
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomUUID, verify } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,7 @@ interface Info {
   pending_from: number;
   auto_renew: boolean;
   app_account_token: string;
+  app_store_expire: number;
 }
 
 let chain: TestChain;
@@ -191,10 +193,39 @@ describe('App Store notifications', () => {
       subscribe_type: 3,
       auto_renew: true,
       pending_connections: null,
+      app_store_expire: expires,
     });
     const ledger = await ledgerOf(user.id);
     expect(ledger).toHaveLength(1);
     expect(ledger[0]).toMatchObject({ reason: 'app_store', ref: sub.originalId, connections: 3 });
+  });
+
+  it('a card purchase by a subscriber adds time after the store’s period and keeps the type', async () => {
+    const { token, sub } = await subscriber();
+    const now = nowSeconds();
+    const expires = now + 31 * DAY;
+    await send(
+      notification('SUBSCRIBED', 'INITIAL_BUY', {
+        transaction: sub.transaction(MONTH_3, now, expires),
+        renewal: sub.renewal(MONTH_3),
+      }),
+    );
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/web/order/create',
+      payload: { period: 'month', connections: 3 },
+      headers: { authorization: token },
+    });
+    const order = created.json().data as { order_id: string; amount: number };
+    const paid = { provider: 'sandbox', orderId: order.order_id, paymentId: `p_${order.order_id}` };
+    expect(
+      await fulfilPayment(t.database.db, { ...paid, amount: order.amount, currency: 'CNY' }, new Date()),
+    ).toBe('credited');
+    expect(await info(token)).toMatchObject({
+      expire_user: expires + 31 * DAY,
+      subscribe_type: 3,
+      app_store_expire: expires,
+    });
   });
 
   it('DID_RENEW adds the next period; the same transaction twice adds it once', async () => {

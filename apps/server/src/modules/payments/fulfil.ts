@@ -103,7 +103,8 @@ export async function fulfilPayment(db: Database, notice: PaymentNotice, now: Da
       ref: order.id,
       after,
       now,
-      subscribeType: SUBSCRIBE_TYPES.card,
+      // An app-store subscriber stays one: the store keeps renewing, and card time follows its period.
+      subscribeType: user.subscribeType === SUBSCRIBE_TYPES.appStore ? undefined : SUBSCRIBE_TYPES.card,
     });
     return 'credited';
   });

@@ -17,13 +17,14 @@ export function presentUser(row: UserRow, now = new Date()): User {
   };
 }
 
-export function presentUserInfo(row: UserRow, now = new Date()): UserInfo {
+export function presentUserInfo(row: UserRow, appStoreExpire: Date | null, now = new Date()): UserInfo {
   const entitlement = entitlementOf(row, now);
   return {
     ...presentUser(row, now),
     pending_connections: entitlement.pendingConnections,
     pending_from: entitlement.pendingFrom,
     auto_renew: row.autoRenew,
+    app_store_expire: toUnixSeconds(appStoreExpire),
     app_account_token: row.id,
   };
 }

@@ -1,16 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Database } from '../../db/client.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
+import { appStorePeriodEnd } from '../payments/app-store-period.ts';
 import { presentUserInfo } from './present.ts';
 
-export async function userRoutes(app: FastifyInstance): Promise<void> {
+export async function userRoutes(app: FastifyInstance, options: { db: Database }): Promise<void> {
   app
     .withTypeProvider<ZodTypeProvider>()
     .post(
       '/web/user/info',
       { config: { auth: 'required' }, schema: { body: z.object({}) } },
-      async (request) => ok(request, presentUserInfo(signedIn(request).user)),
+      async (request) => {
+        const { user } = signedIn(request);
+        return ok(request, presentUserInfo(user, await appStorePeriodEnd(options.db, user.id)));
+      },
     );
 }

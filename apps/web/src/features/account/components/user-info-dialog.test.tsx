@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { formatDateTime } from '@skyway/shared/dates';
 import { describe, expect, it, vi } from 'vitest';
 import { startSession } from '../../../lib/session.ts';
-import { UserInfoDialog, type PendingConnections } from './user-info-dialog.tsx';
+import { type AppStoreState, UserInfoDialog, type PendingConnections } from './user-info-dialog.tsx';
 
 const USER = {
   account: 'a@example.com',
@@ -12,9 +12,21 @@ const USER = {
   connections: 1,
 } as const;
 
-async function renderDialog(onClaimTrial = vi.fn(), pending: PendingConnections | null = null) {
+async function renderDialog(
+  onClaimTrial = vi.fn(),
+  pending: PendingConnections | null = null,
+  appStore: AppStoreState | null = null,
+) {
   await act(async () => {
-    render(<UserInfoDialog open onClose={vi.fn()} onClaimTrial={onClaimTrial} pending={pending} />);
+    render(
+      <UserInfoDialog
+        open
+        onClose={vi.fn()}
+        onClaimTrial={onClaimTrial}
+        pending={pending}
+        appStore={appStore}
+      />,
+    );
   });
   return screen.findByRole('dialog', {}, { timeout: 5000 });
 }
@@ -53,5 +65,55 @@ describe('UserInfoDialog', () => {
     startSession({ token: 'T', ...USER });
     const dialog = await renderDialog();
     expect(dialog.textContent).not.toContain('Connections');
+  });
+
+  describe('for an app-store subscriber', () => {
+    const ends = () => Math.floor(Date.now() / 1000) + 20 * 86_400;
+    const statusOf = (dialog: HTMLElement) =>
+      within(dialog).getByRole('region', { name: 'Subscribed through the app store' });
+
+    it('shows auto-renew on, the renewal date and how to cancel', async () => {
+      const expiry = ends();
+      // Card time after the store's period: the renewal date is the store's, not the account's expiry.
+      startSession({
+        token: 'T',
+        ...USER,
+        expire_user: expiry + 31 * 86_400,
+        subscribe_type: 3,
+        connections: 2,
+      });
+      const dialog = await renderDialog(vi.fn(), null, { autoRenew: true, periodEnd: expiry });
+      const status = statusOf(dialog);
+      const date = formatDateTime(expiry);
+      expect(status.textContent).toContain(`Auto-renew: on — renews on ${date}`);
+      expect(status.textContent).toContain(
+        `To cancel, turn off auto-renew in your device's subscription settings (App Store) at least 24 hours before ${date}.`,
+      );
+      // The dialog is not the place to buy: no card note.
+      expect(status.textContent).not.toContain('card');
+    });
+
+    it('shows auto-renew off and the date access ends, without a cancel instruction', async () => {
+      const expiry = ends();
+      startSession({ token: 'T', ...USER, expire_user: expiry, subscribe_type: 3 });
+      const dialog = await renderDialog(vi.fn(), null, { autoRenew: false, periodEnd: expiry });
+      const status = statusOf(dialog);
+      expect(status.textContent).toContain(`Auto-renew: off — access ends on ${formatDateTime(expiry)}`);
+      expect(status.textContent).not.toContain('To cancel');
+    });
+
+    it('waits for the user info before saying anything about renewal', async () => {
+      startSession({ token: 'T', ...USER, expire_user: ends(), subscribe_type: 3 });
+      const dialog = await renderDialog(vi.fn(), null, null);
+      expect(dialog.textContent).not.toContain('Auto-renew');
+    });
+
+    it.each([1, 2] as const)('shows none of it for subscription type %i', async (type) => {
+      startSession({ token: 'T', ...USER, expire_user: ends(), subscribe_type: type });
+      const dialog = await renderDialog(vi.fn(), null, { autoRenew: true, periodEnd: ends() });
+      expect(within(dialog).queryByRole('region', { name: 'Subscribed through the app store' })).toBeNull();
+      expect(dialog.textContent).not.toContain('Auto-renew');
+      expect(dialog.textContent).not.toContain('To cancel');
+    });
   });
 });

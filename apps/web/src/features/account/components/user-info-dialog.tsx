@@ -3,6 +3,7 @@ import { Button, Descriptions, Modal, Typography } from 'antd';
 import { formatDateTime } from '@skyway/shared/dates';
 import { SUBSCRIBE_TYPES } from '@skyway/shared/user';
 import { useTranslation } from 'react-i18next';
+import { AppStoreStatus } from '../../../components/app-store-status.tsx';
 import { formatExpiry } from '../../../lib/dates.ts';
 import { useSession } from '../../../lib/session.ts';
 import { SubscriptionTag } from './subscription-tag.tsx';
@@ -22,10 +23,19 @@ interface Props {
   onClose: () => void;
   onClaimTrial: () => void;
   pending?: PendingConnections | null;
+  /** An app-store subscriber's renewal state from `/web/user/info`; null until it has been read. */
+  appStore?: AppStoreState | null;
 }
 
-export function UserInfoDialog({ open, onClose, onClaimTrial, pending = null }: Props) {
-  const { t } = useTranslation(['account', 'common']);
+/** `auto_renew`, and `app_store_expire`: the end of the store's period (not `expire_user`, which card time may extend). */
+export interface AppStoreState {
+  autoRenew: boolean;
+  periodEnd: number;
+}
+
+export function UserInfoDialog({ open, onClose, onClaimTrial, pending = null, appStore = null }: Props) {
+  // The app-store namespace is loaded with the console, not when the dialog first shows it.
+  const { t } = useTranslation(['account', 'common', 'app-store']);
   const { user } = useSession();
   const type = user?.subscribe_type;
 
@@ -63,6 +73,11 @@ export function UserInfoDialog({ open, onClose, onClaimTrial, pending = null }: 
           <SubscriptionTag type={type} />
         </Descriptions.Item>
       </Descriptions>
+      {type === SUBSCRIBE_TYPES.appStore && appStore && (
+        <div className="user-info__app-store">
+          <AppStoreStatus expireAt={appStore.periodEnd} autoRenew={appStore.autoRenew} />
+        </div>
+      )}
       {/* A plain list: antd 6.6 deprecates List and warns on every render. */}
       <section className="user-info__methods" aria-labelledby="user-info-methods">
         <Typography.Text strong id="user-info-methods">

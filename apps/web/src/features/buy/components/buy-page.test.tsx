@@ -17,7 +17,7 @@ vi.mock('../../../lib/page.ts', () => ({
   reloadPage: vi.fn(),
 }));
 
-const { PLAN_LIST, renderBuyPage, userInfo } = await import('./buy-test-kit.tsx');
+const { PLAN_LIST, order, renderBuyPage, userInfo } = await import('./buy-test-kit.tsx');
 
 const NOW = 1_800_000_000;
 const day = (n: number) => n * DAY_SECONDS;
@@ -207,5 +207,82 @@ describe('BuyPage', () => {
     await waitFor(() => expect(callApi).toHaveBeenCalledWith('/web/order/create', expect.anything()));
     await waitFor(() => expect(buy.classList.contains('ant-btn-loading')).toBe(false));
     expect(openPage).not.toHaveBeenCalled();
+  });
+
+  describe('for an app-store subscriber', () => {
+    const ENDS = NOW + day(20);
+    const status = () => screen.getByRole('region', { name: 'Subscribed through the app store' });
+    const cancelHint = `To cancel, turn off auto-renew in your device's subscription settings (App Store) at least 24 hours before ${formatDateTime(ENDS)}.`;
+
+    it('shows auto-renew on with the renewal date and how to cancel, and still sells a card plan after the period', async () => {
+      const info = userInfo({
+        subscribe_type: 3,
+        auto_renew: true,
+        app_store_expire: ENDS,
+        expire_user: ENDS,
+        connections: 2,
+      });
+      answer(info, () => Promise.resolve(order({ checkout_url: '/pay/sandbox/app' })));
+      await renderBuyPage();
+      const region = await screen.findByRole(
+        'region',
+        { name: 'Subscribed through the app store' },
+        { timeout: 5000 },
+      );
+      expect(within(region).getByRole('heading', { level: 2 }).textContent).toContain(
+        'Subscribed through the app store',
+      );
+      expect(region.textContent).toContain(`Auto-renew: on — renews on ${formatDateTime(ENDS)}`);
+      expect(region.textContent).toContain(cancelHint);
+      expect(region.textContent).toContain(
+        `its time is added after your current app-store period, which ends on ${formatDateTime(ENDS)}`,
+      );
+      expect(region.textContent).toContain('keeps renewing');
+      // The preview adds the card time after the app-store period.
+      await waitFor(() => expect(preview().getAttribute('data-effect')).toBe('extend'));
+      expect(preview().textContent).toContain(`${formatDateTime(ENDS)} → ${formatDateTime(ENDS + day(31))}`);
+      fireEvent.click(screen.getByRole('button', { name: /Buy now/ }));
+      await waitFor(() => expect(openPage).toHaveBeenCalledWith('/pay/sandbox/app'));
+      expect(callApi).toHaveBeenCalledWith('/web/order/create', {
+        period: 'month',
+        connections: 2,
+        pay_method: 'card',
+      });
+    });
+
+    it('shows auto-renew off with the date access ends, and no cancel instruction', async () => {
+      await openPageWith(
+        userInfo({ subscribe_type: 3, auto_renew: false, app_store_expire: ENDS, expire_user: ENDS }),
+      );
+      const region = await waitFor(status);
+      expect(region.textContent).toContain(`Auto-renew: off — access ends on ${formatDateTime(ENDS)}`);
+      expect(region.textContent).not.toContain('To cancel');
+      expect(region.textContent).not.toContain('Auto-renew: on');
+      expect(region.textContent).toContain(
+        `its time is added after your app-store period, which ends on ${formatDateTime(ENDS)}`,
+      );
+      expect(region.textContent).not.toContain('keeps renewing');
+    });
+
+    it('says access ended once the period is over, without the card note', async () => {
+      const ended = NOW - day(2);
+      await openPageWith(
+        userInfo({ subscribe_type: 3, auto_renew: false, app_store_expire: ended, expire_user: ended }),
+      );
+      const region = await waitFor(status);
+      expect(region.textContent).toContain(`Auto-renew: off — access ended on ${formatDateTime(ended)}`);
+      expect(region.textContent).not.toContain('added after');
+    });
+
+    it.each([1, 2] as const)('shows none of it for subscription type %i', async (type) => {
+      await openPageWith(
+        userInfo({ subscribe_type: type, auto_renew: true, app_store_expire: ENDS, expire_user: ENDS }),
+      );
+      // The user info has arrived: the preview is drawn from it.
+      await waitFor(() => expect(preview()).toBeTruthy());
+      expect(screen.queryByRole('region', { name: 'Subscribed through the app store' })).toBeNull();
+      expect(document.body.textContent).not.toContain('Auto-renew');
+      expect(document.body.textContent).not.toContain('To cancel');
+    });
   });
 });

@@ -2,8 +2,10 @@ import { useState } from 'react';
 import { AppleOutlined, CreditCardOutlined, ShoppingCartOutlined } from '@ant-design/icons';
 import { Button, Card, Col, InputNumber, Radio, Result, Row, Skeleton, Typography } from 'antd';
 import { formatYuan, orderAmount, type PayMethod, type Period, type Plan } from '@skyway/shared/plans';
+import { SUBSCRIBE_TYPES } from '@skyway/shared/user';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { AppStoreStatus } from '../../../components/app-store-status.tsx';
 import { openPage } from '../../../lib/page.ts';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { useSession } from '../../../lib/session.ts';
@@ -23,7 +25,8 @@ const PAY_METHOD: PayMethod = 'card';
 
 /** Buy subscription: plan, connections, the effect on the current access, then the checkout. */
 export function BuyPage() {
-  const { t } = useTranslation('buy');
+  // The app-store namespace is asked for with the page's own, not when a subscriber's state shows.
+  const { t } = useTranslation(['buy', 'app-store']);
   usePageMeta(t('title'));
   const [searchParams, setSearchParams] = useSearchParams();
   const orderId = searchParams.get(ORDER_ID_PARAM);
@@ -91,8 +94,23 @@ export function BuyPage() {
     );
   }
 
+  // A subscriber through the app store may still buy by card; the card time follows the store's period.
+  const appStore = info.data?.subscribe_type === SUBSCRIBE_TYPES.appStore ? info.data : null;
+
   return (
     <Row gutter={[16, 16]} className="buy-page">
+      {appStore && (
+        <Col span={24}>
+          <Card className="buy-page__app-store">
+            <AppStoreStatus
+              expireAt={appStore.app_store_expire}
+              autoRenew={appStore.auto_renew}
+              headingLevel="h2"
+              cardNote
+            />
+          </Card>
+        </Col>
+      )}
       <Col xs={24} lg={15}>
         <div className="buy-page__steps">
           <Card title={<h2 id="buy-plans-title">{t('plans.title')}</h2>} loading={plans.isPending}>

@@ -26,6 +26,7 @@ export function userInfo(fields: Partial<UserInfo> = {}): UserInfo {
     pending_connections: null,
     pending_from: 0,
     auto_renew: false,
+    app_store_expire: 0,
     app_account_token: 'uuid',
     ...fields,
   };

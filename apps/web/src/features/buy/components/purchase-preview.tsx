@@ -2,7 +2,7 @@ import { Descriptions, type DescriptionsProps } from 'antd';
 import { applyPurchase, settleEntitlement, type Entitlement } from '@skyway/shared/plans';
 import { formatDateTime } from '@skyway/shared/dates';
 import { useTranslation } from 'react-i18next';
-import { useNowSeconds } from '../hooks/use-now-seconds.ts';
+import { useNowSeconds } from '../../../lib/use-now-seconds.ts';
 
 /** The dates move with the clock; a minute's precision would do, ten seconds costs nothing. */
 const TICK_MS = 10_000;

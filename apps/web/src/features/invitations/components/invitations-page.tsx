@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { CopyOutlined, WalletOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Input, Row, Space, Statistic, Table, Tag, type TableColumnsType } from 'antd';
 import { formatDateTime } from '@skyway/shared/dates';
@@ -7,18 +6,16 @@ import { useTranslation } from 'react-i18next';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { useSession } from '../../../lib/session.ts';
 import { ERROR_SECONDS, MESSAGE_SECONDS, showError, showSuccess } from '../../../lib/toast.ts';
+import { useServerPagination } from '../../../lib/use-server-pagination.ts';
 import { useInvitations, useWithdrawRewards, type Invitation } from '../api/invitations.ts';
 import { copyText } from '../copy-text.ts';
-
-export const PAGE_SIZE = 10;
 
 /** My invitations: summary, share link, the server-paginated list and the withdraw button. */
 export function InvitationsPage() {
   const { t } = useTranslation('invitations');
   usePageMeta(t('title'));
   const { user } = useSession();
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(PAGE_SIZE);
+  const { page, size, pagination } = useServerPagination();
   const invitations = useInvitations(page, size);
   const withdraw = useWithdrawRewards();
   const data = invitations.data;
@@ -112,15 +109,7 @@ export function InvitationsPage() {
             dataSource={data?.list ?? []}
             loading={invitations.isFetching}
             scroll={{ x: 560 }}
-            pagination={{
-              current: page,
-              pageSize: size,
-              total: data?.total ?? 0,
-              onChange: (nextPage, nextSize) => {
-                setPage(nextSize === size ? nextPage : 1);
-                setSize(nextSize);
-              },
-            }}
+            pagination={pagination(data?.total)}
           />
         </Card>
       </Col>

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Button, Card, Popconfirm, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { formatDateTime } from '@skyway/shared/dates';
 import { formatYuan, type Order, type OrderStatus } from '@skyway/shared/plans';
@@ -6,9 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { openPage } from '../../../lib/page.ts';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { MESSAGE_SECONDS, showSuccess } from '../../../lib/toast.ts';
+import { useServerPagination } from '../../../lib/use-server-pagination.ts';
 import { useCancelOrder, useOrders } from '../api/orders.ts';
-
-export const PAGE_SIZE = 10;
 
 const STATUS_COLOR: Record<OrderStatus, string> = {
   unpaid: 'gold',
@@ -21,8 +19,7 @@ const STATUS_COLOR: Record<OrderStatus, string> = {
 export function OrdersPage() {
   const { t } = useTranslation('orders');
   usePageMeta(t('title'));
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(PAGE_SIZE);
+  const { page, size, pagination } = useServerPagination();
   const orders = useOrders(page, size);
   const cancel = useCancelOrder();
   const data = orders.data;
@@ -94,15 +91,7 @@ export function OrdersPage() {
         dataSource={data?.list ?? []}
         loading={orders.isFetching}
         scroll={{ x: 820 }}
-        pagination={{
-          current: page,
-          pageSize: size,
-          total: data?.total ?? 0,
-          onChange: (nextPage, nextSize) => {
-            setPage(nextSize === size ? nextPage : 1);
-            setSize(nextSize);
-          },
-        }}
+        pagination={pagination(data?.total)}
       />
     </Card>
   );

@@ -1,0 +1,51 @@
+import type { APIRequestContext } from '@playwright/test';
+import { formatDateTime } from '@skyway/shared/dates';
+import type { UserInfo } from '@skyway/shared/user';
+import { buyerToken, E2E_APP_STORE, E2E_BUYERS } from './fixtures.ts';
+import {
+  callBody,
+  expect,
+  expectNoAccessibilityViolations,
+  openAccountDialog,
+  seededUser,
+  signIn,
+  test,
+} from './support.ts';
+
+async function userInfo(request: APIRequestContext, token: string): Promise<UserInfo> {
+  const reply = await request.post('/web/user/info', { data: callBody(), headers: { authorization: token } });
+  return ((await reply.json()) as { data: UserInfo }).data;
+}
+
+test('an app-store subscriber sees auto-renew, the renewal date and how to cancel, on /buy and in User info', async ({
+  page,
+  request,
+}) => {
+  const account = E2E_BUYERS.appStore;
+  const token = buyerToken(account);
+  const info = await userInfo(request, token);
+  expect(info).toMatchObject({ subscribe_type: 3, auto_renew: true, connections: E2E_APP_STORE.connections });
+  expect(info.app_store_expire).toBe(info.expire_user);
+  const date = formatDateTime(info.app_store_expire);
+  const renewal = `Auto-renew: on — renews on ${date}`;
+  const cancel = `To cancel, turn off auto-renew in your device's subscription settings (App Store) at least 24 hours before ${date}.`;
+
+  await signIn(page, token, { ...seededUser, account });
+  await page.goto('/buy');
+  const status = page.getByRole('region', { name: 'Subscribed through the app store' });
+  await expect(status).toContainText(renewal);
+  await expect(status).toContainText(cancel);
+  await expect(status).toContainText(
+    `its time is added after your current app-store period, which ends on ${date}`,
+  );
+  // Card purchases stay open to a subscriber.
+  await expect(page.getByRole('button', { name: 'Buy now' })).toBeEnabled();
+  await expectNoAccessibilityViolations(page, '.buy-page__app-store');
+
+  const dialog = await openAccountDialog(page, 'User info');
+  const inDialog = dialog.getByRole('region', { name: 'Subscribed through the app store' });
+  await expect(inDialog).toContainText(renewal);
+  await expect(inDialog).toContainText(cancel);
+  await expect(dialog.locator('.subscription-tag')).toHaveText('App Store');
+  await expectNoAccessibilityViolations(page, '.ant-modal');
+});
