@@ -143,5 +143,8 @@ test('register, change password, sign out and in, change e-mail, reset a forgott
   expect(revokedByReset.status()).toBe(401);
   await page.goto('/order');
   await expect(page).toHaveURL('/login');
+  // The server's message is shown after the reload that the sign-out causes: once it is there, the
+  // page has settled and its storage can be read.
+  await expect(toast(page, 'Please sign in')).toBeVisible();
   expect(await storedSession(page)).toEqual({ token: null, user: null });
 });

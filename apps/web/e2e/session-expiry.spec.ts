@@ -14,7 +14,7 @@ test('a token the server rejects signs the user out locally and leads to /login'
   await expect(page).toHaveURL('/login');
   expect(path(page)).toBe('/login');
   await expect(page.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
-  expect(await storedSession(page)).toEqual({ token: null, user: null });
-  // The server's message, shown after the reload that the sign-out caused.
+  // The server's message, shown after the reload that the sign-out caused: the page has settled.
   await expect(page.locator('.ant-message-notice')).toBeVisible();
+  expect(await storedSession(page)).toEqual({ token: null, user: null });
 });
