@@ -133,7 +133,6 @@ export type OrderCreateRequest = z.infer<typeof orderCreateRequest>;
 export const orderListRequest = pageRequest;
 
 export const orderIdRequest = z.object({ order_id: orderId });
-export type OrderIdRequest = z.infer<typeof orderIdRequest>;
 
 /** `cancelled`: the user cancelled it, or a newer order replaced it. */
 export const ORDER_STATUSES = ['unpaid', 'paid', 'expired', 'cancelled'] as const;

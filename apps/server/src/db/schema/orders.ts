@@ -84,6 +84,4 @@ export const paymentEvents = pgTable(
   (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
 );
 
-export type PlanRow = typeof plans.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;
-export type PaymentRow = typeof payments.$inferSelect;
