@@ -1,9 +1,7 @@
-import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { newClientAddress, startTestApp, type TestApp } from '../testing/test-app.ts';
 
 // A fresh address per test and run, so counters left in a shared Redis never interfere.
-const someAddress = () => `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
 
 const call = (t: TestApp, remoteAddress: string) =>
   t.app.inject({ method: 'POST', url: '/web/site/conf', remoteAddress, payload: { l: 'zh-cn' } });
@@ -28,7 +26,7 @@ describe.each(stores)('the per-address call ceiling, counted $name', ({ env }) =
   });
 
   it('answers the call past the ceiling with a localized 429 and retry_after', async () => {
-    const address = someAddress();
+    const address = newClientAddress();
     for (let i = 0; i < 5; i++) expect((await call(a, address)).statusCode).toBe(200);
     const refused = await call(a, address);
     expect(refused.statusCode).toBe(429);
@@ -39,11 +37,11 @@ describe.each(stores)('the per-address call ceiling, counted $name', ({ env }) =
     expect(body.data.retry_after).toBeLessThanOrEqual(60);
     expect(body.msg).toBe(`请求过于频繁，请在${body.data.retry_after}秒后重试`);
     expect(refused.headers['retry-after']).toBe(String(body.data.retry_after));
-    expect((await call(a, someAddress())).statusCode).toBe(200);
+    expect((await call(a, newClientAddress())).statusCode).toBe(200);
   });
 
   it('does not count page and health requests', async () => {
-    const address = someAddress();
+    const address = newClientAddress();
     for (let i = 0; i < 8; i++) {
       expect(
         (await a.app.inject({ method: 'GET', url: '/healthz', remoteAddress: address })).statusCode,
@@ -53,7 +51,7 @@ describe.each(stores)('the per-address call ceiling, counted $name', ({ env }) =
   });
 
   it.runIf(Boolean(env.REDIS_URL))('counts across instances that share Redis', async () => {
-    const address = someAddress();
+    const address = newClientAddress();
     for (let i = 0; i < 3; i++) expect((await call(a, address)).statusCode).toBe(200);
     for (let i = 0; i < 2; i++) expect((await call(b, address)).statusCode).toBe(200);
     expect((await call(b, address)).statusCode).toBe(429);

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
@@ -58,4 +59,25 @@ export async function signedInUser(
   const user = await createUser(database.db, { email: values.email ?? `user${userCount}@example.com` });
   const token = await createSession(database.db, user.id);
   return { user, token };
+}
+
+/**
+ * A client address from the benchmarking range (198.18.0.0/15), new each time: rate-limit counters
+ * kept in a shared Redis outlive a test run, so each test counts from its own address.
+ */
+export const newClientAddress = () => `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
+
+/**
+ * POSTs `/web/` calls as the browser client does: from `address()`, with the session token if given.
+ * Both are read at each call, so a suite can make it before its app starts and change address per test.
+ */
+export function webCaller(app: () => FastifyInstance, address: () => string) {
+  return (url: string, payload: object = {}, token?: string) =>
+    app().inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: token ? { authorization: token } : {},
+      remoteAddress: address(),
+    });
 }

@@ -1,9 +1,9 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emailCodes, mailOutbox, users } from '../../db/schema/index.ts';
 import { type CaughtMail, codeIn, type SmtpCatcher, startSmtpCatcher } from '../../testing/smtp-catcher.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { newClientAddress, startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { createUser } from '../users/repository.ts';
 import { hashPassword } from './passwords.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
@@ -12,7 +12,6 @@ import { testDatabaseKind } from '../../testing/test-database.ts';
 const run = randomBytes(4).toString('hex');
 let seq = 0;
 const newEmail = () => `user${++seq}.${run}@example.com`;
-const newIp = () => `198.19.${randomInt(256)}.${randomInt(1, 255)}`;
 const PASSWORD = 'correct horse battery';
 
 const stores = [
@@ -36,7 +35,7 @@ describe.each(stores)('accounts, limits counted $name', ({ env }) => {
     await smtp.close();
   });
   beforeEach(() => {
-    ip = newIp();
+    ip = newClientAddress();
   });
 
   const call = (url: string, payload: object = {}, headers: Record<string, string> = {}) =>
@@ -253,10 +252,10 @@ describe.each(stores)('accounts, limits counted $name', ({ env }) => {
     it('after 10 failures on an address answers even the right password like a wrong one', async () => {
       const { email } = await registered();
       for (let i = 0; i < 10; i++) {
-        ip = newIp();
+        ip = newClientAddress();
         expect((await call('/web/login/login', { email, password: 'wrong password' })).json().code).toBe(400);
       }
-      ip = newIp();
+      ip = newClientAddress();
       const right = await call('/web/login/login', { email, password: PASSWORD });
       expect(right.json()).toEqual((await call('/web/login/login', { email, password: 'wrong!' })).json());
     });

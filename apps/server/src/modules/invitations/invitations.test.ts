@@ -1,9 +1,9 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expiryLedger, inviteRewards, users } from '../../db/schema/index.ts';
 import { codeIn, type SmtpCatcher, startSmtpCatcher } from '../../testing/smtp-catcher.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { newClientAddress, startTestApp, type TestApp, webCaller } from '../../testing/test-app.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 import { resetSetting, writeSetting } from '../settings/settings.ts';
 import { canonicalEmail, maskEmail } from './addresses.ts';
@@ -41,20 +41,16 @@ describe('trial and invitations', () => {
     await smtp.close();
   });
   beforeEach(async () => {
-    ip = `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
+    ip = newClientAddress();
     for (const key of ['open_trial', 'trial_minute', 'invite_minute', 'invite_daily_cap'] as const) {
       await resetSetting(t.database.db, key);
     }
   });
 
-  const call = (url: string, payload: object = {}, token?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url,
-      payload,
-      headers: token ? { authorization: token } : {},
-      remoteAddress: ip,
-    });
+  const call = webCaller(
+    () => t.app,
+    () => ip,
+  );
 
   async function codeFor(email: string) {
     expect((await call('/web/login/verify_email', { email, scene: 'register' })).json().code).toBe(200);

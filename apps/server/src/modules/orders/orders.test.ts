@@ -1,10 +1,15 @@
-import { randomInt } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Order } from '@skyway/shared/plans';
 import { expiryLedger, orders, payments, users } from '../../db/schema/index.ts';
 import { runOrdersJob } from '../../jobs/orders.ts';
-import { signedInUser, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import {
+  newClientAddress,
+  signedInUser,
+  startTestApp,
+  type TestApp,
+  webCaller,
+} from '../../testing/test-app.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 import { fulfilPayment } from '../payments/fulfil.ts';
 import { resetSetting, writeSetting } from '../settings/settings.ts';
@@ -22,20 +27,16 @@ describe('plans and orders', () => {
   });
   afterAll(() => t.close());
   beforeEach(async () => {
-    ip = `198.19.${randomInt(256)}.${randomInt(1, 255)}`;
+    ip = newClientAddress();
     for (const key of ['max_connections', 'order_pay_minutes'] as const)
       await resetSetting(t.database.db, key);
     await setUnitPrice(t.database.db, 'month', 2500);
   });
 
-  const call = (url: string, payload: object = {}, token?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url,
-      payload,
-      headers: token ? { authorization: token } : {},
-      remoteAddress: ip,
-    });
+  const call = webCaller(
+    () => t.app,
+    () => ip,
+  );
 
   async function buy(token: string, period = 'month', connections = 1) {
     const reply = await call('/web/order/create', { period, connections, pay_method: 'card' }, token);

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAY_SECONDS } from '@skyway/shared/plans';
@@ -12,7 +12,7 @@ import {
   stripeSignature,
   type WireSession,
 } from '../../testing/stripe-api.ts';
-import { signedInUser, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { newClientAddress, signedInUser, startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 import { resetSetting, writeSetting } from '../settings/settings.ts';
 
@@ -56,7 +56,7 @@ describe('Stripe Checkout and its webhook', () => {
     await api.close();
   });
   beforeEach(() => {
-    ip = `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
+    ip = newClientAddress();
   });
 
   /** A site call, signed like the browser client signs it. */
