@@ -22,3 +22,6 @@ export function formatDateTime(value: number | string | Date | null | undefined)
 
 /** Unix seconds of a time; 0 for none (the calls' way of saying "never"). */
 export const toUnixSeconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : 0);
+
+/** The time of unix seconds; null for 0 (none), the inverse of toUnixSeconds. */
+export const fromUnixSeconds = (seconds: number) => (seconds > 0 ? new Date(seconds * 1000) : null);

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { toUnixSeconds } from '@skyway/shared/dates';
+import { fromUnixSeconds, toUnixSeconds } from '@skyway/shared/dates';
 import { type Entitlement, settleEntitlement } from '@skyway/shared/plans';
 import type { SubscribeType } from '@skyway/shared/user';
 import type { Database } from '../../db/client.ts';
@@ -8,7 +8,6 @@ import { expiryLedger, type UserRow, users } from '../../db/schema/index.ts';
 /** `app_store`: an App Store notification gave or changed time; `app_store_refund`: Apple took it back. */
 export type ExpiryReason = 'trial' | 'invite_reward' | 'purchase' | 'app_store' | 'app_store_refund';
 
-const toDate = (seconds: number) => (seconds > 0 ? new Date(seconds * 1000) : null);
 
 /** The account's access as plan arithmetic sees it, a pending downgrade whose time has come applied. */
 export function entitlementOf(user: UserRow, now: Date): Entitlement {
@@ -44,14 +43,14 @@ export async function writeEntitlement(
   change: EntitlementChange,
 ): Promise<Date> {
   const { after, now } = change;
-  const expireAt = toDate(after.expireAt) ?? now;
+  const expireAt = fromUnixSeconds(after.expireAt) ?? now;
   await db
     .update(users)
     .set({
       expireAt,
       connections: after.connections,
       pendingConnections: after.pendingConnections,
-      pendingFrom: toDate(after.pendingFrom),
+      pendingFrom: fromUnixSeconds(after.pendingFrom),
       ...(change.subscribeType ? { subscribeType: change.subscribeType } : {}),
       ...(change.autoRenew === undefined ? {} : { autoRenew: change.autoRenew }),
     })

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { toUnixSeconds } from '@skyway/shared/dates';
 import type { Order } from '@skyway/shared/plans';
 import { expiryLedger, orders, payments, users } from '../../db/schema/index.ts';
 import { runOrdersJob } from '../../jobs/orders.ts';
@@ -16,7 +17,6 @@ import { resetSetting, writeSetting } from '../settings/settings.ts';
 import { setUnitPrice } from './plans.ts';
 
 const DAY = 86_400;
-const seconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : 0);
 
 describe('plans and orders', () => {
   let t: TestApp;
@@ -251,7 +251,7 @@ describe('plans and orders', () => {
 
   describe('fulfilment', () => {
     const NOW = new Date(Math.floor(Date.now() / 1000) * 1000);
-    const now = seconds(NOW);
+    const now = toUnixSeconds(NOW);
 
     async function orderFor(days: number, connections: number, state: Partial<typeof users.$inferInsert>) {
       const { user, token } = await signedInUser(t.database);

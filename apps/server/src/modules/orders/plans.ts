@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { PERIOD_NAMES, type Period, type Plan } from '@skyway/shared/plans';
 import type { Database } from '../../db/client.ts';
 import { plans } from '../../db/schema/index.ts';
@@ -7,7 +7,7 @@ const byPeriodOrder = (a: Plan, b: Plan) => PERIOD_NAMES.indexOf(a.period) - PER
 
 /** The plans on sale, month first. */
 export async function readPlans(db: Database): Promise<Plan[]> {
-  const rows = await db.select().from(plans).orderBy(asc(plans.days));
+  const rows = await db.select().from(plans);
   return rows
     .filter((row): row is typeof row & { period: Period } =>
       (PERIOD_NAMES as readonly string[]).includes(row.period),

@@ -1,6 +1,6 @@
 import type { SignedDataVerifier } from '@apple/app-store-server-library';
 import { eq, sql } from 'drizzle-orm';
-import { toUnixSeconds } from '@skyway/shared/dates';
+import { fromUnixSeconds, toUnixSeconds } from '@skyway/shared/dates';
 import { applyTime, type Entitlement, settleEntitlement } from '@skyway/shared/plans';
 import { SUBSCRIBE_TYPES, type SubscribeType } from '@skyway/shared/user';
 import type { AppleProduct } from '../../config.ts';
@@ -72,7 +72,6 @@ interface StoreTransaction {
 }
 
 const seconds = (milliseconds: number | undefined) => (milliseconds ? Math.floor(milliseconds / 1000) : 0);
-const dateOf = (unixSeconds: number) => (unixSeconds > 0 ? new Date(unixSeconds * 1000) : null);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function storeTransaction(notice: AppleNotice): StoreTransaction | undefined {
@@ -347,11 +346,11 @@ class AccountChange {
         userId: this.user.id,
         productId: t.productId,
         connections: product.connections,
-        purchasedAt: dateOf(t.purchasedAt),
-        expiresAt: dateOf(t.expiresAt),
+        purchasedAt: fromUnixSeconds(t.purchasedAt),
+        expiresAt: fromUnixSeconds(t.expiresAt),
         notificationId: this.notificationId,
         grantedSeconds: gain,
-        revokedAt: revoked ? dateOf(t.revokedAt) : null,
+        revokedAt: revoked ? fromUnixSeconds(t.revokedAt) : null,
         createdAt: this.now,
       })
       .onConflictDoNothing()
@@ -365,7 +364,7 @@ class AccountChange {
       this.sub.productId = t.productId;
       this.sub.connections = product.connections;
       this.sub.latestTransactionId = t.id;
-      this.sub.expiresAt = dateOf(t.expiresAt);
+      this.sub.expiresAt = fromUnixSeconds(t.expiresAt);
     }
     return true;
   }
@@ -443,9 +442,9 @@ class AccountChange {
     const gain = this.extendTo(t.expiresAt, row.connections);
     await this.db
       .update(appStoreTransactions)
-      .set({ expiresAt: dateOf(t.expiresAt), grantedSeconds: row.grantedSeconds + gain })
+      .set({ expiresAt: fromUnixSeconds(t.expiresAt), grantedSeconds: row.grantedSeconds + gain })
       .where(eq(appStoreTransactions.transactionId, t.id));
-    if (t.expiresAt > toUnixSeconds(this.sub.expiresAt)) this.sub.expiresAt = dateOf(t.expiresAt);
+    if (t.expiresAt > toUnixSeconds(this.sub.expiresAt)) this.sub.expiresAt = fromUnixSeconds(t.expiresAt);
   }
 
   /**
@@ -469,7 +468,7 @@ class AccountChange {
     this.reason = 'app_store_refund';
     await this.db
       .update(appStoreTransactions)
-      .set({ revokedAt: dateOf(t.revokedAt) ?? this.now, refundedSeconds: removed })
+      .set({ revokedAt: fromUnixSeconds(t.revokedAt) ?? this.now, refundedSeconds: removed })
       .where(eq(appStoreTransactions.transactionId, t.id));
   }
 
@@ -515,7 +514,7 @@ class AccountChange {
         connections: this.sub.connections,
         latestTransactionId: this.sub.latestTransactionId,
         expiresAt: this.sub.expiresAt,
-        coveredUntil: dateOf(this.covered),
+        coveredUntil: fromUnixSeconds(this.covered),
         autoRenew: this.sub.autoRenew,
         pendingProductId: this.sub.pendingProductId,
         updatedAt: this.now,
