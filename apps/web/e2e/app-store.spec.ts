@@ -1,21 +1,14 @@
-import type { APIRequestContext } from '@playwright/test';
 import { formatDateTime } from '@skyway/shared/dates';
-import type { UserInfo } from '@skyway/shared/user';
 import { buyerToken, E2E_APP_STORE, E2E_BUYERS } from './fixtures.ts';
 import {
-  callBody,
   expect,
   expectNoAccessibilityViolations,
   openAccountDialog,
   seededUser,
   signIn,
   test,
+  userInfo,
 } from './support.ts';
-
-async function userInfo(request: APIRequestContext, token: string): Promise<UserInfo> {
-  const reply = await request.post('/web/user/info', { data: callBody(), headers: { authorization: token } });
-  return ((await reply.json()) as { data: UserInfo }).data;
-}
 
 test('an app-store subscriber sees auto-renew, the renewal date and how to cancel, on /buy and in User info', async ({
   page,

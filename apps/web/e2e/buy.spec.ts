@@ -13,6 +13,7 @@ import {
   signIn,
   storedSession,
   test,
+  userInfo,
 } from './support.ts';
 
 const MONTH = PERIODS.month;
@@ -24,11 +25,6 @@ async function monthlyPrice(request: APIRequestContext): Promise<number> {
   const month = plans.find((plan) => plan.period === 'month');
   if (!month) throw new Error('no monthly plan');
   return month.unit_price;
-}
-
-async function userInfo(request: APIRequestContext, token: string): Promise<UserInfo> {
-  const reply = await request.post('/web/user/info', { data: callBody(), headers: { authorization: token } });
-  return ((await reply.json()) as { data: UserInfo }).data;
 }
 
 async function storedUser(page: Page): Promise<User> {

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { type APIRequestContext, test as base, expect, type Locator, type Page } from '@playwright/test';
 import { signParams } from '@skyway/shared/signing';
-import type { User } from '@skyway/shared/user';
+import type { User, UserInfo } from '@skyway/shared/user';
 import { STORAGE_KEYS } from '../src/lib/storage-keys.ts';
 import { E2E_ACCOUNT, e2eToken } from './fixtures.ts';
 
@@ -90,4 +90,10 @@ export async function openAccountDialog(page: Page, item: string): Promise<Locat
   const dialog = page.getByRole('dialog', { name: item });
   await expect(dialog).toBeVisible();
   return dialog;
+}
+
+/** The user as `/web/user/info` reads it for a session token, straight from the server. */
+export async function userInfo(request: APIRequestContext, token: string): Promise<UserInfo> {
+  const reply = await request.post('/web/user/info', { data: callBody(), headers: { authorization: token } });
+  return ((await reply.json()) as { data: UserInfo }).data;
 }
