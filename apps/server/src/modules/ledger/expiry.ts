@@ -8,7 +8,6 @@ import { expiryLedger, type UserRow, users } from '../../db/schema/index.ts';
 /** `app_store`: an App Store notification gave or changed time; `app_store_refund`: Apple took it back. */
 export type ExpiryReason = 'trial' | 'invite_reward' | 'purchase' | 'app_store' | 'app_store_refund';
 
-
 /** The account's access as plan arithmetic sees it, a pending downgrade whose time has come applied. */
 export function entitlementOf(user: UserRow, now: Date): Entitlement {
   return settleEntitlement(
