@@ -4,21 +4,26 @@ import { defineConfig } from 'vite';
 
 const apiServer = 'http://127.0.0.1:8080';
 
-export default defineConfig({
-  root: import.meta.dirname,
-  plugins: [react()],
-  build: {
-    outDir: resolve(import.meta.dirname, 'dist'),
-    emptyOutDir: true,
-    assetsDir: 'assets',
-  },
-  server: {
-    host: '127.0.0.1',
-    proxy: {
-      '/web': apiServer,
-      // The sandbox payment provider's checkout page, served by the server.
-      '/pay': apiServer,
-      '/healthz': apiServer,
+export default defineConfig(({ command }) => {
+  // The site is always built for production. Vite would otherwise follow a NODE_ENV set for the
+  // server (`npm start` runs with development by default) and ship React's development build.
+  if (command === 'build') process.env.NODE_ENV = 'production';
+  return {
+    root: import.meta.dirname,
+    plugins: [react()],
+    build: {
+      outDir: resolve(import.meta.dirname, 'dist'),
+      emptyOutDir: true,
+      assetsDir: 'assets',
     },
-  },
+    server: {
+      host: '127.0.0.1',
+      proxy: {
+        '/web': apiServer,
+        // The sandbox payment provider's checkout page, served by the server.
+        '/pay': apiServer,
+        '/healthz': apiServer,
+      },
+    },
+  };
 });
