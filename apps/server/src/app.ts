@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -6,20 +7,23 @@ import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from './jobs/inactive-accounts.ts';
 import { findJobRun } from './jobs/job-runs.ts';
 import { ORDERS_JOB, runOrdersJob } from './jobs/orders.ts';
-import { scheduleJob } from './jobs/scheduler.ts';
+import { type ScheduleOptions, scheduleJob } from './jobs/scheduler.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
-import { createMemoryCounters, createRedisCounters } from './modules/limits/counters.ts';
-import { createMailer } from './modules/mail/mailer.ts';
+import { createLimitCounters } from './modules/limits/counters.ts';
+import { createMailer, MAIL_JOB } from './modules/mail/mailer.ts';
+import { mailBacklog } from './modules/mail/repository.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { paymentRoutes, createPaymentProvider } from './modules/payments/payments.ts';
 import { siteRoutes } from './modules/site/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { clientErrorHandler } from './plugins/client-errors.ts';
 import { bodiesPlugin } from './plugins/bodies.ts';
 import { AppError, errorsPlugin, sendError } from './plugins/errors.ts';
-import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { securityHeadersPlugin, setSecurityHeaders } from './plugins/security-headers.ts';
 import { signingPlugin } from './plugins/signing.ts';
+import { createMetrics, metricsPlugin } from './plugins/metrics.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { registerSpa } from './plugins/spa.ts';
 import { connectRedis } from './redis.ts';
@@ -45,23 +49,49 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       requestIdLogLabel: 'request_id',
       disableRequestLogging: (request) => request.url === '/healthz',
     }),
+    // A URL that cannot be decoded never reaches a route or the hooks: answer it in the envelope,
+    // with the headers every reply carries.
+    frameworkErrors: (_error, request, reply) => {
+      setSecurityHeaders(request.url, reply);
+      reply.header('x-request-id', request.id);
+      return sendError(request, reply, new AppError(400, 'url_invalid'));
+    },
+    clientErrorHandler,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Requests that reach a closing instance on an open connection are still answered: a rolling
+    // restart must not turn them into errors. New connections are refused by then.
+    return503OnClosing: false,
+    // A request whose headers and body have not all arrived in time is cut (a slow or stalled
+    // client must not hold a connection, nor a shutdown, for ever); checked every second.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(config.requestTimeoutMs, 60_000),
+      connectionsCheckingInterval: 1_000,
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // Sources are read when scraped, by which time everything below exists.
+  const metrics = createMetrics({
+    poolStats: () => database.poolStats(),
+    limitCounters: () => counters.state(),
+    outbox: () => mailBacklog(db, new Date()),
+  });
   const database =
     options.database ??
     (await openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
-      onConnectionError: (error) => app.log.warn({ err: error }, 'a pooled database connection failed'),
+      onConnectionError: (error) => {
+        metrics.databaseConnectionLost();
+        app.log.warn({ err: error }, 'a pooled database connection failed');
+      },
     }));
   await database.migrate();
   const { db } = database;
-  const redis = await connectRedis(config.redisUrl);
-  const counters = redis ? createRedisCounters(redis) : createMemoryCounters();
+  const redis = await connectRedis(config.redisUrl, app.log);
+  const counters = createLimitCounters(redis, app.log);
   const mailer = createMailer({
     db,
     smtpUrl: config.smtpUrl,
@@ -69,12 +99,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     siteName: config.siteName,
     supportEmail: config.supportEmail,
     log: app.log,
+    observe: (event) => metrics.mailDelivery(event.outcome),
   });
 
-  // One hook, in this order: mail still queued needs the database, and the database goes last.
+  // One hook, in this order: mail still being sent needs the database, and the database goes last.
   app.addHook('onClose', async () => {
-    await mailer.idle();
-    await redis?.quit();
+    // Not for ever: a message whose delivery is cut short stays leased, and any instance's mail job
+    // sends it once the lease runs out.
+    await Promise.race([mailer.idle(), delay(config.shutdownTimeoutMs / 2, undefined, { ref: false })]);
+    redis?.disconnect();
     if (!options.database) {
       await database.close();
       app.log.info('database closed');
@@ -87,12 +120,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin);
-  await app.register(rateLimitPlugin, { perMinute: config.rateLimitPerMinute, redis });
+  await app.register(metricsPlugin, { metrics, token: config.metrics.token });
+  await app.register(rateLimitPlugin, { perMinute: config.rateLimitPerMinute, counters });
   await app.register(bodiesPlugin);
   await app.register(signingPlugin, { secret: config.signatureSecret });
   await app.register(authPlugin, { db });
 
   app.get('/healthz', async (request, reply) => {
+    const others = { redis: counters.state(), mail: mailer.state() };
     try {
       await database.ping();
       const jobs = Object.fromEntries(
@@ -103,11 +138,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
           ]),
         ),
       );
+      // A degraded dependency leaves the instance serving (limits per instance, mail queued), so a
+      // load balancer keeps it: only the database decides between 200 and 503.
+      const status = Object.values(others).includes('degraded') ? 'degraded' : 'ok';
       // Jobs run on whichever instance gets to them: this says when any of them last finished one.
-      return { status: 'ok', database: database.kind, jobs };
+      return { status, database: database.kind, dependencies: { database: 'ok', ...others }, jobs };
     } catch (error) {
       request.log.error({ err: error }, 'health check failed');
-      return reply.code(503).send({ status: 'unavailable', database: database.kind });
+      return reply.code(503).send({
+        status: 'unavailable',
+        database: database.kind,
+        dependencies: { database: 'down', ...others },
+      });
     }
   });
 
@@ -125,14 +167,34 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(paymentRoutes, { db, config });
 
+  const schedule = (
+    name: string,
+    everyMs: number,
+    run: (now: Date) => Promise<unknown>,
+    options: ScheduleOptions = {},
+  ) =>
+    scheduleJob(app, name, everyMs, run, {
+      ...options,
+      onFinished: (succeeded, at) => metrics.jobFinished(name, succeeded, at),
+    });
+
   if (config.inactiveAccountsEveryMinutes > 0) {
-    scheduleJob(app, INACTIVE_ACCOUNTS_JOB, config.inactiveAccountsEveryMinutes * 60_000, (now) =>
+    schedule(INACTIVE_ACCOUNTS_JOB, config.inactiveAccountsEveryMinutes * 60_000, (now) =>
       runInactiveAccounts({ db, mailer, now }),
     );
   }
 
+  if (config.mailEverySeconds > 0) {
+    // Every few seconds on every instance: its runs are logged at debug, failures still as errors.
+    schedule(MAIL_JOB, config.mailEverySeconds * 1000, () => mailer.deliverDue(), {
+      finishedLogLevel: 'debug',
+    });
+  }
+
   if (config.ordersEveryMinutes > 0) {
-    scheduleJob(app, ORDERS_JOB, config.ordersEveryMinutes * 60_000, (now) => runOrdersJob(db, now));
+    schedule(ORDERS_JOB, config.ordersEveryMinutes * 60_000, (now) =>
+      runOrdersJob({ db, provider, log: app.log }, now),
+    );
   }
 
   const servePage = await registerSpa(app, {

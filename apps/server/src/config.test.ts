@@ -1,11 +1,32 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ConfigError, ENV_KEYS, loadConfig } from './config.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, ENV_KEYS, loadAppleHistoryConfig, loadConfig } from './config.ts';
+import { makeTestChain, type TestChain } from './testing/apple-chain.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
+/** The start-up error lines of an environment, or [] when it starts. */
+function problemLines(
+  env: Record<string, string>,
+  load: (env: Record<string, string>) => unknown = loadConfig,
+) {
+  try {
+    load(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.problems;
+  }
+  return [];
+}
+
 describe('config', () => {
+  let chain: TestChain;
+  beforeAll(() => {
+    chain = makeTestChain();
+  });
+  afterAll(() => chain.remove());
+
   it('starts with no variables at all: embedded database, port 8080, signing off', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
@@ -42,7 +63,11 @@ describe('config', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
       /PAYMENT_PROVIDER: the sandbox takes no money/,
     );
-    const allowed = loadConfig({ NODE_ENV: 'production', SANDBOX_PAYMENTS_IN_PRODUCTION: 'true' });
+    const allowed = loadConfig({
+      NODE_ENV: 'production',
+      SANDBOX_PAYMENTS_IN_PRODUCTION: 'true',
+      PUBLIC_URL: 'https://staging.example.com',
+    });
     expect(allowed.payments.provider).toBe('sandbox');
   });
 
@@ -58,6 +83,7 @@ describe('config', () => {
     expect(() => loadConfig({ STRIPE_PAYMENT_METHODS: 'card,paypal' })).toThrow(/STRIPE_PAYMENT_METHODS/);
     const stripe = loadConfig({
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://www.example.com',
       PAYMENT_PROVIDER: 'stripe',
       STRIPE_SECRET_KEY: 'sk_live_x',
       STRIPE_WEBHOOK_SECRET: 'whsec_x',
@@ -88,20 +114,25 @@ describe('config', () => {
     expect(problemsOf({ APPLE_ROOT_CERTS: '/nonexistent/AppleRootCA-G3.cer' })).toEqual(['APPLE_ROOT_CERTS']);
     expect(problemsOf({ APPLE_PRODUCTS: 'com.example.week=week:1' })).toEqual(['APPLE_PRODUCTS']);
     expect(problemsOf({ APPLE_PRODUCTS: 'com.example.month=month:0' })).toEqual(['APPLE_PRODUCTS']);
-    expect(problemsOf({ APPLE_KEY_ID: 'ABC123' })).toEqual(['APPLE_ISSUER_ID', 'APPLE_PRIVATE_KEY_PATH']);
+    expect(problemsOf({ APPLE_KEY_ID: 'ABC123' })).toEqual([
+      'APPLE_BUNDLE_ID',
+      'APPLE_ISSUER_ID',
+      'APPLE_PRIVATE_KEY_PATH',
+    ]);
 
     const apple = loadConfig({
       APPLE_BUNDLE_ID: 'com.example.app',
       APPLE_ENVIRONMENT: 'Production',
       APPLE_APP_ID: '1234567890',
-      APPLE_ROOT_CERTS: `${import.meta.filename}, ${import.meta.filename}`,
+      APPLE_ROOT_CERTS: `${chain.rootPath}, ${chain.rootPemPath}`,
       APPLE_PRODUCTS: 'com.example.month.1=month:1, com.example.year.5=year:5',
     }).payments.apple;
     expect(apple).toMatchObject({
       bundleId: 'com.example.app',
       appAppleId: 1234567890,
       environment: 'Production',
-      rootCertPaths: [import.meta.filename, import.meta.filename],
+      // DER as Apple ships it, and the same certificate saved as PEM: both read as DER.
+      rootCertificates: [readFileSync(chain.rootPath), readFileSync(chain.rootPath)],
       products: {
         'com.example.month.1': { period: 'month', connections: 1 },
         'com.example.year.5': { period: 'year', connections: 5 },
@@ -109,6 +140,97 @@ describe('config', () => {
       onlineChecks: true,
       api: undefined,
     });
+  });
+
+  it('names a root certificate file that is not a certificate', () => {
+    expect(problemLines({ APPLE_ROOT_CERTS: `${chain.rootPath},${import.meta.filename}` })).toEqual([
+      `APPLE_ROOT_CERTS: ${import.meta.filename} is not a certificate (DER or PEM)`,
+    ]);
+    expect(problemLines({ APPLE_ROOT_CERTS: chain.dir })).toEqual([
+      `APPLE_ROOT_CERTS: ${chain.dir} is not a certificate (DER or PEM)`,
+    ]);
+  });
+
+  it('refuses APPLE_* keys without APPLE_BUNDLE_ID, which would leave them doing nothing', () => {
+    expect(
+      problemLines({ APPLE_ENVIRONMENT: 'Sandbox', APPLE_PRODUCTS: 'com.example.month=month:1' }),
+    ).toEqual([
+      'APPLE_BUNDLE_ID: required with APPLE_ENVIRONMENT, APPLE_PRODUCTS: without it App Store notifications are off (the notify route answers 404)',
+    ]);
+    // The default of the one key that has one is not a key set.
+    expect(problemLines({ APPLE_ONLINE_CHECKS: 'true', APPLE_BUNDLE_ID: '' })).toEqual([]);
+  });
+
+  it('refuses a Stripe key of the wrong kind, and test money in production unless it is a staging site', () => {
+    const stripe = {
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_live_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    };
+    const publishable = problemLines({ ...stripe, STRIPE_SECRET_KEY: 'pk_live_x' });
+    expect(publishable).toHaveLength(1);
+    expect(publishable[0]).toMatch(/^STRIPE_SECRET_KEY: .*publishable key \(pk_…\)/);
+    expect(problemLines({ ...stripe, STRIPE_SECRET_KEY: 'rk_live_x' })).toEqual([]);
+    expect(problemLines({ ...stripe, STRIPE_WEBHOOK_SECRET: 'sk_live_x' })).toEqual([
+      "STRIPE_WEBHOOK_SECRET: expected the webhook endpoint's signing secret (whsec_…)",
+    ]);
+
+    const production = { ...stripe, NODE_ENV: 'production', PUBLIC_URL: 'https://www.example.com' };
+    expect(problemLines(production)).toEqual([]);
+    for (const key of ['sk_test_x', 'rk_test_x']) {
+      const lines = problemLines({ ...production, STRIPE_SECRET_KEY: key });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^STRIPE_SECRET_KEY: a test-mode key .* SANDBOX_PAYMENTS_IN_PRODUCTION=true/);
+      expect(
+        problemLines({ ...production, STRIPE_SECRET_KEY: key, SANDBOX_PAYMENTS_IN_PRODUCTION: 'true' }),
+      ).toEqual([]);
+    }
+    expect(problemLines({ ...stripe, STRIPE_SECRET_KEY: 'sk_test_x' })).toEqual([]);
+  });
+
+  it('needs PUBLIC_URL in production, and takes the address from each request elsewhere', () => {
+    const production = {
+      NODE_ENV: 'production',
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_live_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    };
+    const lines = problemLines(production);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^PUBLIC_URL: required with NODE_ENV=production/);
+    expect(loadConfig({ ...production, PUBLIC_URL: 'https://www.example.com/' }).payments.publicUrl).toBe(
+      'https://www.example.com',
+    );
+    expect(loadConfig({}).payments.publicUrl).toBeUndefined();
+  });
+
+  it('reads only the database and APPLE_* keys for the history command, with the same Apple rules', () => {
+    const apple = {
+      APPLE_BUNDLE_ID: 'com.example.app',
+      APPLE_ENVIRONMENT: 'Sandbox',
+      APPLE_ROOT_CERTS: chain.rootPemPath,
+      APPLE_PRODUCTS: 'com.example.month.1=month:1',
+    };
+    // Keys the server would refuse, which the command does not use.
+    const unrelated = { NODE_ENV: 'production', PAYMENT_PROVIDER: 'stripe', SIGNATURE_SECRET: 'short' };
+    expect(problemLines({ ...apple, ...unrelated })).not.toEqual([]);
+    const config = loadAppleHistoryConfig({ ...apple, ...unrelated, DATA_DIR: 'history-data' });
+    expect(config).toMatchObject({
+      env: 'production',
+      databaseUrl: undefined,
+      dataDir: path.resolve('history-data'),
+      apple: { bundleId: 'com.example.app', environment: 'Sandbox', products: { 'com.example.month.1': {} } },
+    });
+    const history = problemLines(
+      { APPLE_KEY_ID: 'ABC123', DATABASE_URL: 'mysql://x/y' },
+      loadAppleHistoryConfig,
+    );
+    expect(history.map((line) => line.split(':')[0]).sort()).toEqual([
+      'APPLE_BUNDLE_ID',
+      'APPLE_ISSUER_ID',
+      'APPLE_PRIVATE_KEY_PATH',
+      'DATABASE_URL',
+    ]);
   });
 
   it('refuses Apple data that is not signed (LocalTesting, Xcode) in production', () => {
@@ -153,6 +275,20 @@ describe('config', () => {
 
   it('refuses a signing secret too short to mean anything', () => {
     expect(() => loadConfig({ SIGNATURE_SECRET: 'short' })).toThrow(/SIGNATURE_SECRET/);
+  });
+
+  it('reads the request timeout and the metrics settings, refusing a guessable token or a bad port', () => {
+    expect(loadConfig({})).toMatchObject({
+      requestTimeoutMs: 30_000,
+      metrics: { token: undefined, port: undefined },
+    });
+    expect(
+      loadConfig({ REQUEST_TIMEOUT_MS: '5000', METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '9464' }),
+    ).toMatchObject({ requestTimeoutMs: 5000, metrics: { token: 'a-long-enough-token', port: 9464 } });
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ METRICS_PORT: 'ninety' })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '10' })).toThrow(/REQUEST_TIMEOUT_MS/);
   });
 
   it('documents every key in .env.example and nothing else', () => {

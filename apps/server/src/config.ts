@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { PERIOD_NAMES, type Period } from '@skyway/shared/plans';
@@ -63,11 +64,21 @@ const appleProducts = commaList.transform((entries, ctx): Record<string, ApplePr
   return products;
 });
 
-/** APPLE_ROOT_CERTS: files that must exist (their contents are read when the verifier is built). */
-const existingFiles = commaList.superRefine((files, ctx) => {
+/** APPLE_ROOT_CERTS: files of one X.509 certificate each, DER (Apple's download) or PEM; read as DER. */
+const certificateFiles = commaList.transform((files, ctx): Buffer[] => {
+  const certificates: Buffer[] = [];
   for (const file of files) {
-    if (!existsSync(file)) ctx.addIssue({ code: 'custom', message: `no such file: ${file}` });
+    if (!existsSync(file)) {
+      ctx.addIssue({ code: 'custom', message: `no such file: ${file}` });
+      continue;
+    }
+    try {
+      certificates.push(new X509Certificate(readFileSync(file)).raw);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `${file} is not a certificate (DER or PEM)` });
+    }
   }
+  return certificates;
 });
 
 /**
@@ -120,7 +131,18 @@ const envSchema = z.object({
     .max(10 * 1024 * 1024)
     .default(64 * 1024),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16).optional()),
+  METRICS_PORT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'expected a port number')
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(65535))
+      .optional(),
+  ),
   INACTIVE_ACCOUNTS_EVERY_MINUTES: z.coerce.number().int().min(0).default(60),
+  MAIL_EVERY_SECONDS: z.coerce.number().int().min(0).default(15),
   SIGNATURE_SECRET: optionalText.pipe(z.string().min(8).optional()),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().trim().min(3).default('Skyway <no-reply@example.com>'),
@@ -130,8 +152,18 @@ const envSchema = z.object({
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).default('sandbox'),
   SANDBOX_PAYMENTS_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
-  STRIPE_SECRET_KEY: optionalText,
-  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_SECRET_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^(sk|rk)_/,
+        'expected the secret key (sk_…) or a restricted key (rk_…); a publishable key (pk_…) cannot open a checkout',
+      )
+      .optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: optionalText.pipe(
+    z.string().startsWith('whsec_', "expected the webhook endpoint's signing secret (whsec_…)").optional(),
+  ),
   STRIPE_PAYMENT_METHODS: z
     .string()
     .trim()
@@ -145,7 +177,7 @@ const envSchema = z.object({
     z.string().regex(/^\d+$/, 'expected the numeric Apple ID of the app').optional(),
   ),
   APPLE_ENVIRONMENT: optionalText.pipe(z.enum(APPLE_ENVIRONMENTS).optional()),
-  APPLE_ROOT_CERTS: existingFiles,
+  APPLE_ROOT_CERTS: certificateFiles,
   APPLE_PRODUCTS: appleProducts,
   APPLE_ONLINE_CHECKS: z.enum(['true', 'false']).default('true'),
   APPLE_ISSUER_ID: optionalText,
@@ -159,19 +191,27 @@ const envSchema = z.object({
   APPLE_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
 });
 
-/** Rules between keys: a provider's keys are required when it is chosen; no test money in production. */
+/**
+ * Rules between keys: a provider's keys are required when it is chosen; no test money in production
+ * (unless SANDBOX_PAYMENTS_IN_PRODUCTION says it is a staging site); a production site knows its address.
+ */
 const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
+  const testMoneyAllowed = env.NODE_ENV !== 'production' || env.SANDBOX_PAYMENTS_IN_PRODUCTION === 'true';
   if (env.PAYMENT_PROVIDER === 'stripe') {
     for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
       if (!env[key])
         ctx.addIssue({ code: 'custom', path: [key], message: 'required with PAYMENT_PROVIDER=stripe' });
     }
+    if (/^(sk|rk)_test_/.test(env.STRIPE_SECRET_KEY ?? '') && !testMoneyAllowed) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_SECRET_KEY'],
+        message:
+          'a test-mode key takes no money and is refused in production; use a live key (sk_live_… or rk_live_…), or set SANDBOX_PAYMENTS_IN_PRODUCTION=true for a staging site',
+      });
+    }
   }
-  if (
-    env.PAYMENT_PROVIDER === 'sandbox' &&
-    env.NODE_ENV === 'production' &&
-    env.SANDBOX_PAYMENTS_IN_PRODUCTION !== 'true'
-  ) {
+  if (env.PAYMENT_PROVIDER === 'sandbox' && !testMoneyAllowed) {
     ctx.addIssue({
       code: 'custom',
       path: ['PAYMENT_PROVIDER'],
@@ -179,13 +219,64 @@ const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
         'the sandbox takes no money and is refused in production; choose a real provider, or set SANDBOX_PAYMENTS_IN_PRODUCTION=true',
     });
   }
+  if (env.NODE_ENV === 'production' && !env.PUBLIC_URL) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PUBLIC_URL'],
+      message:
+        "required with NODE_ENV=production: without it the links buyers return to from checkout follow each request's Host header",
+    });
+  }
   checkApple(env, ctx);
 });
 
-/** App-store keys: all there once APPLE_BUNDLE_ID turns it on; never unsigned data in production. */
-function checkApple(env: z.infer<typeof envSchema>, ctx: z.RefinementCtx): void {
+/**
+ * What `npm run apple:history` reads: the database and the APPLE_* keys with their rules, and none
+ * of the server's other keys (a payment provider's, the site's address).
+ */
+const appleHistoryEnvSchema = envSchema
+  .pick({
+    NODE_ENV: true,
+    DATABASE_URL: true,
+    DATA_DIR: true,
+    APPLE_BUNDLE_ID: true,
+    APPLE_APP_ID: true,
+    APPLE_ENVIRONMENT: true,
+    APPLE_ROOT_CERTS: true,
+    APPLE_PRODUCTS: true,
+    APPLE_ONLINE_CHECKS: true,
+    APPLE_ISSUER_ID: true,
+    APPLE_KEY_ID: true,
+    APPLE_PRIVATE_KEY_PATH: true,
+    APPLE_API_URL: true,
+  })
+  .superRefine(checkApple);
+
+type AppleEnv = z.infer<typeof appleHistoryEnvSchema>;
+
+/**
+ * App-store keys: all there once APPLE_BUNDLE_ID turns it on, and none without it (they would do
+ * nothing, silently); never unsigned data in production.
+ */
+function checkApple(env: AppleEnv, ctx: z.RefinementCtx): void {
   const problem = (key: keyof typeof env, message: string) =>
     ctx.addIssue({ code: 'custom', path: [key], message });
+  const needingBundleId = Object.entries({
+    APPLE_APP_ID: Boolean(env.APPLE_APP_ID),
+    APPLE_ENVIRONMENT: Boolean(env.APPLE_ENVIRONMENT),
+    APPLE_ROOT_CERTS: env.APPLE_ROOT_CERTS.length > 0,
+    APPLE_PRODUCTS: Object.keys(env.APPLE_PRODUCTS).length > 0,
+    APPLE_ISSUER_ID: Boolean(env.APPLE_ISSUER_ID),
+    APPLE_KEY_ID: Boolean(env.APPLE_KEY_ID),
+    APPLE_PRIVATE_KEY_PATH: Boolean(env.APPLE_PRIVATE_KEY_PATH),
+    APPLE_API_URL: Boolean(env.APPLE_API_URL),
+  }).flatMap(([key, set]) => (set ? [key] : []));
+  if (!env.APPLE_BUNDLE_ID && needingBundleId.length > 0) {
+    problem(
+      'APPLE_BUNDLE_ID',
+      `required with ${needingBundleId.join(', ')}: without it App Store notifications are off (the notify route answers 404)`,
+    );
+  }
   if (env.APPLE_BUNDLE_ID) {
     if (!env.APPLE_ENVIRONMENT) problem('APPLE_ENVIRONMENT', 'required with APPLE_BUNDLE_ID');
     if (Object.keys(env.APPLE_PRODUCTS).length === 0)
@@ -236,8 +327,14 @@ export interface Config {
   trustProxy: boolean | number | string[];
   bodyLimit: number;
   shutdownTimeoutMs: number;
+  /** A request whose headers and body have not all arrived within this is cut (slow clients). */
+  requestTimeoutMs: number;
+  /** Prometheus metrics: `/metrics` behind this bearer token, and/or on a port of their own. */
+  metrics: { token: string | undefined; port: number | undefined };
   /** How often the inactive-accounts job runs; 0 turns it off on this instance. */
   inactiveAccountsEveryMinutes: number;
+  /** How often the mail queue is worked (retries, expired codes); 0 turns it off on this instance. */
+  mailEverySeconds: number;
   signatureSecret: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -251,7 +348,10 @@ export interface Config {
 
 export interface PaymentsConfig {
   provider: PaymentProviderName;
-  /** The site's address for return links given to a provider; unset: taken from each request. */
+  /**
+   * The site's address for return links given to a provider (required in production); unset: taken
+   * from each request.
+   */
   publicUrl: string | undefined;
   stripe: {
     secretKey: string;
@@ -269,8 +369,8 @@ export interface AppleConfig {
   /** The app's numeric Apple ID (required in Production, where notifications are checked against it). */
   appAppleId: number | undefined;
   environment: AppleEnvironmentName;
-  /** Files of the trusted root certificates (DER or PEM): Apple Root CA - G3 in real use. */
-  rootCertPaths: string[];
+  /** The trusted root certificates, DER (read from APPLE_ROOT_CERTS): Apple Root CA - G3 in real use. */
+  rootCertificates: Buffer[];
   /** Product id → what it grants. */
   products: Record<string, AppleProduct>;
   /** Certificate revocation (OCSP) checks against Apple, and validity judged at the present time. */
@@ -288,14 +388,19 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses the whole environment at once; a bad value anywhere throws with every bad key listed. */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = checkedEnvSchema.safeParse(source);
+/** Parses the environment with one schema at once; a bad value anywhere throws with every bad key listed. */
+function parseEnv<Schema extends z.ZodType>(schema: Schema, source: NodeJS.ProcessEnv): z.infer<Schema> {
+  const parsed = schema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(problems);
   }
-  const env = parsed.data as Env & Record<string, string>;
+  return parsed.data;
+}
+
+/** The server's whole configuration. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const env = parseEnv(checkedEnvSchema, source) as Env & Record<string, string>;
   return {
     env: env.NODE_ENV,
     host: env.HOST,
@@ -309,7 +414,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY,
     bodyLimit: env.BODY_LIMIT,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
     inactiveAccountsEveryMinutes: env.INACTIVE_ACCOUNTS_EVERY_MINUTES,
+    mailEverySeconds: env.MAIL_EVERY_SECONDS,
     signatureSecret: env.SIGNATURE_SECRET,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
@@ -335,13 +443,31 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function appleConfig(env: Env): AppleConfig | undefined {
+/** What `npm run apple:history` needs: the database and the App Store keys, checked as the server checks them. */
+export interface AppleHistoryConfig {
+  env: Env['NODE_ENV'];
+  databaseUrl: string | undefined;
+  dataDir: string;
+  apple: AppleConfig | undefined;
+}
+
+export function loadAppleHistoryConfig(source: NodeJS.ProcessEnv = process.env): AppleHistoryConfig {
+  const env = parseEnv(appleHistoryEnvSchema, source);
+  return {
+    env: env.NODE_ENV,
+    databaseUrl: env.DATABASE_URL,
+    dataDir: path.resolve(env.DATA_DIR),
+    apple: appleConfig(env),
+  };
+}
+
+function appleConfig(env: AppleEnv): AppleConfig | undefined {
   if (!env.APPLE_BUNDLE_ID || !env.APPLE_ENVIRONMENT) return undefined;
   return {
     bundleId: env.APPLE_BUNDLE_ID,
     appAppleId: env.APPLE_APP_ID ? Number(env.APPLE_APP_ID) : undefined,
     environment: env.APPLE_ENVIRONMENT,
-    rootCertPaths: env.APPLE_ROOT_CERTS.map((file) => path.resolve(file)),
+    rootCertificates: env.APPLE_ROOT_CERTS,
     products: env.APPLE_PRODUCTS,
     onlineChecks: env.APPLE_ONLINE_CHECKS === 'true',
     api:

@@ -94,4 +94,44 @@ describe('the server process', () => {
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('database closed');
   });
+
+  /** A client that sends the headers and half its body, then goes silent. */
+  async function stalledUpload(port: number) {
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.on('error', () => undefined);
+    const reply = readReply(socket);
+    socket.write(
+      'POST /web/site/conf HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 20\r\n\r\n{"l":',
+    );
+    return { reply, openedAt: Date.now() };
+  }
+
+  it('cuts a client whose request has not arrived within REQUEST_TIMEOUT_MS, and serves others meanwhile', async () => {
+    const server = await startServer({ ...(await databaseEnv()), REQUEST_TIMEOUT_MS: '1000' });
+    const stalled = await stalledUpload(server.port);
+    const other = await fetch(`http://127.0.0.1:${server.port}/web/site/conf`, { method: 'POST' });
+    expect(other.status).toBe(200);
+    const text = await stalled.reply;
+    const waited = Date.now() - stalled.openedAt;
+    expect(text).toMatch(/^HTTP\/1.1 408/);
+    expect(text).toContain('x-content-type-options: nosniff');
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      code: 408,
+      data: { reason: 'request_timeout' },
+    });
+    expect(waited).toBeGreaterThanOrEqual(900);
+    expect(waited).toBeLessThan(4000);
+  });
+
+  it('does not let a stalled client hold up SIGTERM: it exits 0 long before the shutdown deadline', async () => {
+    const server = await startServer({ ...(await databaseEnv()), SHUTDOWN_TIMEOUT_MS: '20000' });
+    const stalled = await stalledUpload(server.port);
+    const signalled = Date.now();
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(5000);
+    await stalled.reply;
+  });
 });

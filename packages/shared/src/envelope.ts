@@ -5,11 +5,13 @@ export const CODES = {
   unauthorized: 401,
   forbidden: 403,
   notFound: 404,
+  timeout: 408,
   conflict: 409,
   tooLarge: 413,
   unsupportedMediaType: 415,
   tooMany: 429,
   internal: 500,
+  unavailable: 503,
 } as const;
 
 export type Code = (typeof CODES)[keyof typeof CODES];
@@ -23,6 +25,8 @@ export const REASONS = [
   'field_invalid',
   'files_not_accepted',
   'body_invalid',
+  'url_invalid',
+  'request_timeout',
   'payload_too_large',
   'unsupported_media_type',
   'signature_missing',
@@ -46,6 +50,7 @@ export const REASONS = [
   'not_found',
   'too_many_requests',
   'internal_error',
+  'service_unavailable',
 ] as const;
 
 export type Reason = (typeof REASONS)[number];

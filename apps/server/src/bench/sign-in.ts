@@ -2,17 +2,14 @@
 // burst of sign-ins blocks the event loop. Budgets: sign-in p50 within 1.5x one hash; other
 // requests keep being served during the burst. Prints the figures; the real app over HTTP.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
 import { hashPassword } from '../modules/accounts/passwords.ts';
 import { createUser } from '../modules/users/repository.ts';
+import { benchApp, median } from './bench-app.ts';
 
 const PASSWORD = 'benchmark password';
 const SAMPLES = 40;
 const BURST = 40;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const max = (values: number[]) => Math.max(...values);
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
@@ -22,25 +19,9 @@ async function timed<T>(work: () => Promise<T>): Promise<number> {
   return performance.now() - started;
 }
 
-// The embedded database by default; DATABASE_URL measures on a PostgreSQL server instead.
-const database = await openDatabase({
-  databaseUrl: process.env.DATABASE_URL || undefined,
-  dataDir: 'memory://',
-});
-await database.migrate();
+const { app, database } = await benchApp({ TRUST_PROXY: 'true' });
 const run = Date.now();
 const account = `bench-${run}@example.com`;
-const app = await buildApp({
-  config: loadConfig({
-    NODE_ENV: 'test',
-    WEB_DIST_DIR: '/nonexistent',
-    RATE_LIMIT_PER_MINUTE: '100000',
-    INACTIVE_ACCOUNTS_EVERY_MINUTES: '0',
-    TRUST_PROXY: 'true',
-  }),
-  database,
-  logger: false,
-});
 const origin = await app.listen({ host: '127.0.0.1', port: 0 });
 const passwordHash = await hashPassword(PASSWORD);
 await createUser(database.db, { email: account, passwordHash });

@@ -4,11 +4,13 @@
 // through the notify route's own path; those already handled are skipped by their notificationUUID,
 // so running it twice, or over a range the server handled, changes nothing. Needs the APPLE_* keys
 // of the server plus APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH, and the same database
-// (DATABASE_URL, or the embedded one in DATA_DIR, which must not be open in a running server).
-import { ConfigError, loadConfig } from '../config.ts';
+// (DATABASE_URL, or the embedded one in DATA_DIR, which must not be open in a running server); the
+// server's other keys are not read.
+import { ConfigError, loadAppleHistoryConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import {
   createAppleApiClient,
+  failureReason,
   HISTORY_USAGE,
   parseHistoryArgs,
   recoverAppleNotifications,
@@ -20,17 +22,15 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 let config;
 let range;
 try {
-  config = loadConfig();
+  config = loadAppleHistoryConfig();
   range = parseHistoryArgs(process.argv.slice(2), new Date());
 } catch (error) {
-  fail(error instanceof ConfigError ? error.message : `${message(error)}\n${HISTORY_USAGE}`);
+  fail(error instanceof ConfigError ? error.message : `${failureReason(error)}\n${HISTORY_USAGE}`);
 }
-const apple = config.payments.apple;
+const apple = config.apple;
 if (!apple) fail('App Store notifications are off: set APPLE_BUNDLE_ID and the other APPLE_* keys');
 let client;
 let verifier;
@@ -38,7 +38,7 @@ try {
   client = createAppleApiClient(apple);
   verifier = createAppleVerifier(apple, config.env);
 } catch (error) {
-  fail(message(error));
+  fail(failureReason(error));
 }
 
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -54,7 +54,7 @@ try {
   console.log(`seen=${summary.seen}`);
   for (const [outcome, count] of Object.entries(summary.outcomes)) console.log(`${outcome}=${count}`);
 } catch (error) {
-  console.error(`stopped: ${message(error)}`);
+  console.error(`stopped: ${failureReason(error)}`);
   exitCode = 1;
 } finally {
   await database.close();

@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { isTransientDatabaseError } from './errors.ts';
 import { migrateEmbedded, migrateServer } from './migrate.ts';
 import * as schema from './schema/index.ts';
 
@@ -20,7 +21,16 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   /** Runs `select 1`; throws when the database cannot answer. */
   ping(): Promise<void>;
+  /** The pool's connections now (PostgreSQL only): for the operator's metrics. */
+  poolStats(): PoolStats | undefined;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  /** Requests waiting for a connection: above zero for long, the pool is too small or the server slow. */
+  waiting: number;
 }
 
 export interface DatabaseOptions {
@@ -28,26 +38,72 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite's data directory; `memory://` keeps it in memory. */
   dataDir: string;
-  /** Told when an idle pooled connection dies (a server restart); the pool replaces it by itself. */
+  /** Told when a pooled connection dies (a restart, a failover); the pool replaces it by itself. */
   onConnectionError?: (error: Error) => void;
 }
+
+/** Connections per instance; PostgreSQL's default of 100 leaves room for about eight instances and tools. */
+const POOL_SIZE = 10;
+/** How long a request waits for a connection before it fails with a 503 instead of hanging. */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 function handle(
   db: Database,
   kind: DatabaseHandle['kind'],
-  parts: Pick<DatabaseHandle, 'migrate' | 'close'>,
+  parts: Pick<DatabaseHandle, 'migrate' | 'close' | 'poolStats'>,
 ) {
   return { db, kind, ...parts, ping: async () => void (await db.execute(sql`select 1`)) };
+}
+
+/**
+ * Drizzle's transaction over a pool leaks the connection when `begin` itself fails, and hands a
+ * connection that broke mid-transaction back to the pool as if it were healthy. Each transaction
+ * here checks out its own connection, runs Drizzle's transaction on it, and gives it back
+ * discarded when the connection failed, so a failover leaves the pool full of live connections.
+ */
+function transactionsOwningTheirConnection(pool: pg.Pool, db: Database): Database {
+  // Building Drizzle over a connection costs about 0.1 ms: once per pooled connection is enough.
+  const onConnection = new WeakMap<pg.PoolClient, Database>();
+  const over = (connection: pg.PoolClient): Database => {
+    let single = onConnection.get(connection);
+    if (!single) {
+      single = drizzlePg(connection, { schema }) as unknown as Database;
+      onConnection.set(connection, single);
+    }
+    return single;
+  };
+  db.transaction = async (work, config) => {
+    const connection = await pool.connect();
+    let broken = false;
+    try {
+      return await over(connection).transaction(work, config);
+    } catch (error) {
+      broken = isTransientDatabaseError(error);
+      throw error;
+    } finally {
+      connection.release(broken);
+    }
+  };
+  return db;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   const { databaseUrl, dataDir } = options;
   if (databaseUrl) {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-    // Unhandled, this event would end the process.
-    pool.on('error', options.onConnectionError ?? (() => undefined));
-    return handle(drizzlePg(pool, { schema }) as unknown as Database, 'postgres', {
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: POOL_SIZE,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
+    const onError = options.onConnectionError ?? (() => undefined);
+    // Unhandled, either event would end the process: the pool's covers idle connections only, so
+    // every connection gets its own listener for the time it is checked out.
+    pool.on('error', onError);
+    pool.on('connect', (connection) => connection.on('error', onError));
+    const db = transactionsOwningTheirConnection(pool, drizzlePg(pool, { schema }) as unknown as Database);
+    return handle(db, 'postgres', {
       migrate: () => migrateServer(databaseUrl),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => pool.end(),
     });
   }
@@ -56,6 +112,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const embedded = drizzlePglite(client, { schema });
   return handle(embedded as unknown as Database, 'pglite', {
     migrate: () => migrateEmbedded(embedded),
+    poolStats: () => undefined,
     close: () => client.close(),
   });
 }

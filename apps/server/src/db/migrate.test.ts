@@ -46,7 +46,7 @@ describe('migrations', () => {
         const applied = await rowsOf<{ count: string }>(
           handle.db.execute(sql`select count(*)::text as count from drizzle.__drizzle_migrations`),
         );
-        expect(applied[0]?.count).toBe('5');
+        expect(applied[0]?.count).toBe('6');
         await handle.close();
       } finally {
         await created.drop();

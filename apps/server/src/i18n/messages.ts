@@ -51,6 +51,8 @@ const en: Catalogue = {
   field_invalid: '{field} is not valid',
   files_not_accepted: 'File uploads are not accepted',
   body_invalid: 'The request could not be read',
+  url_invalid: 'The address of this request is not valid',
+  request_timeout: 'The request took too long to arrive; please try again',
   payload_too_large: 'The request is too large',
   unsupported_media_type: 'This request format is not supported',
   signature_missing: 'The request is not signed',
@@ -61,6 +63,7 @@ const en: Catalogue = {
   not_found: 'Not found',
   too_many_requests: 'Too many requests; please try again in {retry_after} seconds',
   internal_error: 'Something went wrong on our side; please try again later',
+  service_unavailable: 'The service is briefly unavailable; please try again in a few seconds',
 };
 
 const zh: Catalogue = {
@@ -93,6 +96,8 @@ const zh: Catalogue = {
   field_invalid: '{field}格式不正确',
   files_not_accepted: '不接受上传文件',
   body_invalid: '无法读取请求内容',
+  url_invalid: '请求地址无效',
+  request_timeout: '请求发送超时，请重试',
   payload_too_large: '请求内容过大',
   unsupported_media_type: '不支持此请求格式',
   signature_missing: '请求缺少签名',
@@ -103,6 +108,7 @@ const zh: Catalogue = {
   not_found: '未找到',
   too_many_requests: '请求过于频繁，请在{retry_after}秒后重试',
   internal_error: '服务器出了点问题，请稍后重试',
+  service_unavailable: '服务暂时不可用，请几秒后重试',
 };
 
 const tw: Catalogue = {
@@ -135,6 +141,8 @@ const tw: Catalogue = {
   field_invalid: '{field}格式不正確',
   files_not_accepted: '不接受上傳檔案',
   body_invalid: '無法讀取請求內容',
+  url_invalid: '請求網址無效',
+  request_timeout: '請求傳送逾時，請重試',
   payload_too_large: '請求內容過大',
   unsupported_media_type: '不支援此請求格式',
   signature_missing: '請求缺少簽章',
@@ -145,6 +153,7 @@ const tw: Catalogue = {
   not_found: '找不到',
   too_many_requests: '請求過於頻繁，請在{retry_after}秒後重試',
   internal_error: '伺服器出了點問題，請稍後重試',
+  service_unavailable: '服務暫時無法使用，請幾秒後重試',
 };
 
 export const MESSAGES: Record<Language, Catalogue> = { en, zh, tw };

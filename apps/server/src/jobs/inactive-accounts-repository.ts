@@ -1,6 +1,20 @@
-import { and, eq, gt, isNotNull, isNull, lte, not, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  eq,
+  exists,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  not,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { users } from '../db/schema/index.ts';
+import { DELIVERED_STATUSES, mailOutbox, users } from '../db/schema/index.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -60,6 +74,28 @@ export async function clearCancelledWarnings(tx: Database, now: Date): Promise<n
   return rows.length;
 }
 
+/**
+ * This warning period's warning (written at or after the mark) reached the account by `cutoff`. A
+ * warning still queued, or given up, never counts: nobody is revoked without having been told.
+ */
+function warningDeliveredBy(tx: Database, cutoff: Date): SQL {
+  return exists(
+    tx
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(
+        and(
+          eq(mailOutbox.userId, users.id),
+          eq(mailOutbox.template, 'inactive_warning'),
+          gte(mailOutbox.createdAt, users.inactiveWarnedAt),
+          inArray(mailOutbox.status, DELIVERED_STATUSES),
+          lte(mailOutbox.sentAt, cutoff),
+        ),
+      ),
+  );
+}
+
+/** Revokes the accounts still inactive 7 days after their warning was delivered. */
 export async function revokeWarnedAccounts(tx: Database, now: Date): Promise<number> {
   const rows = await tx
     .update(users)
@@ -67,8 +103,8 @@ export async function revokeWarnedAccounts(tx: Database, now: Date): Promise<num
     .where(
       and(
         qualifies(now),
-        lte(users.inactiveWarnedAt, daysBefore(now, REVOKE_AFTER_WARNING_DAYS)),
         not(signedInSinceWarning),
+        warningDeliveredBy(tx, daysBefore(now, REVOKE_AFTER_WARNING_DAYS)),
       ),
     )
     .returning({ id: users.id });

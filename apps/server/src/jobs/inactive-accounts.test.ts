@@ -6,6 +6,7 @@ import { type Database, type DatabaseHandle, openDatabase } from '../db/client.t
 import { jobRuns, mailOutbox, users, type UserRow } from '../db/schema/index.ts';
 import { createMailer, type Mailer } from '../modules/mail/mailer.ts';
 import { createUser } from '../modules/users/repository.ts';
+import { startSmtpCatcher } from '../testing/smtp-catcher.ts';
 import { createServerDatabase, openTestDatabase, testDatabaseKind } from '../testing/test-database.ts';
 import { INACTIVE_ACCOUNTS_LOCK_ID } from './inactive-accounts-repository.ts';
 import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from './inactive-accounts.ts';
@@ -17,16 +18,20 @@ const daysAfter = (date: Date, days: number) => new Date(date.getTime() + days *
 
 let database: DatabaseHandle;
 let mailer: Mailer;
+// The mailer's time follows the job's, so that a warning is delivered when the job runs.
+let clock = T0;
 
-function newMailer(db: Database): Mailer {
+/** Without SMTP, as here by default, writing a warning to the log is its delivery. */
+function newMailer(db: Database, smtpUrl?: string): Mailer {
   const log = Fastify({ logger: false }).log;
   return createMailer({
     db,
-    smtpUrl: undefined,
+    smtpUrl,
     from: 'a@b.test',
     siteName: 'Skyway',
     supportEmail: 's@b.test',
     log,
+    now: () => clock,
   });
 }
 
@@ -76,7 +81,12 @@ async function reload(user: UserRow): Promise<UserRow> {
   return row;
 }
 
-const run = (now: Date) => runInactiveAccounts({ db: database.db, mailer, now });
+async function run(now: Date, through: Mailer = mailer) {
+  clock = now;
+  const result = await runInactiveAccounts({ db: database.db, mailer: through, now });
+  await through.idle();
+  return result;
+}
 const warningsTo = async (email: string) =>
   (await database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email))).filter(
     (mail) => mail.template === 'inactive_warning',
@@ -140,6 +150,47 @@ describe('the inactive-accounts job', () => {
     expect(await warningsTo(idle.email)).toHaveLength(1);
   });
 
+  it('revokes only 7 days after the warning was delivered, never while it waits in the queue', async () => {
+    const down = await startSmtpCatcher();
+    await down.close();
+    const smtp = newMailer(database.db, down.url);
+    const idle = await account({ createdDaysAgo: 200 });
+    expect(await run(T0, smtp)).toMatchObject({ warned: 1, unmailed: 0 });
+    expect(await warningsTo(idle.email)).toMatchObject([{ status: 'pending', userId: idle.id }]);
+
+    expect(await run(daysAfter(T0, 7), smtp)).toMatchObject({ revoked: 0 });
+    expect(await run(daysAfter(T0, 8), smtp)).toMatchObject({ revoked: 0 });
+
+    const back = await startSmtpCatcher(down.port);
+    try {
+      clock = daysAfter(T0, 8);
+      expect(await smtp.deliverDue()).toMatchObject({ sent: 1 });
+      await back.waitFor((mail) => mail.to === idle.email);
+    } finally {
+      await back.close();
+    }
+    expect(await run(daysAfter(T0, 14.9), smtp)).toMatchObject({ revoked: 0 });
+    expect((await reload(idle)).revokedAt).toBeNull();
+    expect(await run(daysAfter(T0, 15), smtp)).toMatchObject({ revoked: 1 });
+    expect((await reload(idle)).revokedAt).toEqual(daysAfter(T0, 15));
+  });
+
+  it('never revokes on a warning that was given up', async () => {
+    const refusing = await startSmtpCatcher(0, { refuse: () => true });
+    try {
+      const smtp = newMailer(database.db, refusing.url);
+      const unreachable = await account({ createdDaysAgo: 200 });
+      await run(T0, smtp);
+      clock = daysAfter(T0, 2);
+      expect(await smtp.deliverDue()).toMatchObject({ failed: 1 });
+      expect(await warningsTo(unreachable.email)).toMatchObject([{ status: 'failed' }]);
+      expect(await run(daysAfter(T0, 30), smtp)).toMatchObject({ revoked: 0 });
+      expect((await reload(unreachable)).revokedAt).toBeNull();
+    } finally {
+      await refusing.close();
+    }
+  });
+
   it('cancels the warning of an account that signed in after it', async () => {
     const returning = await account({ createdDaysAgo: 200 });
     await run(T0);
@@ -177,10 +228,7 @@ describe('the inactive-accounts job', () => {
 
   it('takes the warning back when its mail cannot be written, so the next run warns again', async () => {
     const unlucky = await account({ createdDaysAgo: 200 });
-    const broken: Mailer = {
-      send: () => Promise.reject(new Error('outbox down')),
-      idle: async () => undefined,
-    };
+    const broken: Pick<Mailer, 'send'> = { send: () => Promise.reject(new Error('outbox down')) };
     expect(await runInactiveAccounts({ db: database.db, mailer: broken, now: T0 })).toMatchObject({
       warned: 0,
       unmailed: 1,

@@ -27,13 +27,14 @@ export interface InactiveAccountsResult {
 
 export interface InactiveAccountsDeps {
   db: Database;
-  mailer: Mailer;
+  mailer: Pick<Mailer, 'send'>;
   now: Date;
 }
 
 /**
  * The revocation date as a calendar date in UTC. For the site's users (UTC+8) that is never later
- * than their local date of revocation, so "sign in before this date" is always in time.
+ * than their local date of revocation, so "sign in before this date" is always in time; a warning
+ * delivered late only moves the revocation later (it counts from the delivery).
  */
 function revokeDate(now: Date): string {
   return new Date(now.getTime() + REVOKE_AFTER_WARNING_DAYS * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
@@ -49,6 +50,8 @@ async function warn(deps: InactiveAccountsDeps, accounts: WarnedAccount[]): Prom
         template: 'inactive_warning',
         language: isLanguage(account.language) ? account.language : DEFAULT_LANGUAGE,
         params: { revoke_date: revokeDate(deps.now) },
+        // Revocation waits for this mail to be delivered.
+        userId: account.id,
       });
     } catch {
       // Nobody may be revoked without having been told: take the mark back so the next run retries.
@@ -61,8 +64,8 @@ async function warn(deps: InactiveAccountsDeps, accounts: WarnedAccount[]): Prom
 
 /**
  * Warns accounts with no sign-in and no access for three months, revokes them 7 days after the
- * warning, and cancels warnings that a sign-in (or new access) answered. Several instances may run
- * it at once: one transaction-scoped advisory lock lets only one of them act.
+ * warning was delivered, and cancels warnings that a sign-in (or new access) answered. Several
+ * instances may run it at once: one transaction-scoped advisory lock lets only one of them act.
  */
 export async function runInactiveAccounts(deps: InactiveAccountsDeps): Promise<InactiveAccountsResult> {
   const { db, now } = deps;

@@ -1,6 +1,7 @@
 import { and, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
+import { type CheckoutDeps, closeDueCheckouts } from '../modules/orders/checkouts.ts';
 import { expireOverdueOrders } from '../modules/orders/repository.ts';
 import { recordJobRun } from './job-runs.ts';
 
@@ -11,6 +12,10 @@ export interface OrdersJobResult {
   expired: number;
   /** Downgrades whose time came, now the accounts' connections. */
   downgraded: number;
+  /** Checkouts of closed orders closed at the provider now, after an earlier attempt failed. */
+  checkoutsClosed: number;
+  /** 1 when the provider could not close one (the rest wait for the next run), else 0. */
+  checkoutsFailed: number;
 }
 
 /** Accounts whose bought downgrade is due take its connections; one statement, safe on several instances. */
@@ -26,13 +31,21 @@ async function applyDueDowngrades(db: Database, now: Date): Promise<number> {
 /**
  * Keeps stored order and connection states true over time. The calls already read an overdue order
  * as expired and a due downgrade as applied; this writes it down. Each step is a single statement,
- * so several instances may run it at once.
+ * so several instances may run it at once. Then it closes the provider checkouts of closed orders
+ * that could not be closed at the time, each claimed by one instance.
  */
-export async function runOrdersJob(db: Database, now: Date): Promise<OrdersJobResult> {
+export async function runOrdersJob(deps: CheckoutDeps, now: Date): Promise<OrdersJobResult> {
+  const { db } = deps;
   const startedMs = performance.now();
+  const expired = await expireOverdueOrders(db, now);
+  const downgraded = await applyDueDowngrades(db, now);
+  // Last: with the provider unreachable, its attempt may take a while.
+  const checkouts = await closeDueCheckouts(deps, now);
   const result = {
-    expired: await expireOverdueOrders(db, now),
-    downgraded: await applyDueDowngrades(db, now),
+    expired,
+    downgraded,
+    checkoutsClosed: checkouts.closed,
+    checkoutsFailed: checkouts.failed,
   };
   const finishedAt = new Date(now.getTime() + (performance.now() - startedMs));
   await recordJobRun(db, { name: ORDERS_JOB, startedAt: now, finishedAt, result });

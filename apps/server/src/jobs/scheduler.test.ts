@@ -92,4 +92,23 @@ describe('scheduleJob', () => {
     await sleep(50);
     expect(started).toBe(1);
   });
+
+  it('tells the operator how each run ended', async () => {
+    const server = await newApp();
+    const outcomes: boolean[] = [];
+    let runs = 0;
+    scheduleJob(
+      server,
+      'flaky',
+      10,
+      async () => {
+        runs += 1;
+        if (runs === 2) throw new Error('the database went away');
+      },
+      { firstRunAfterMs: 1, onFinished: (succeeded) => void outcomes.push(succeeded) },
+    );
+    await server.ready();
+    await vi.waitFor(() => expect(outcomes.length).toBeGreaterThanOrEqual(3), { timeout: 2000 });
+    expect(outcomes.slice(0, 3)).toEqual([true, false, true]);
+  });
 });

@@ -3,6 +3,10 @@ import type { FastifyInstance } from 'fastify';
 export interface ScheduleOptions {
   /** Wait before the first run, so that start-up (migrations, listening) is not slowed down. */
   firstRunAfterMs?: number;
+  /** Told when a run ends, whether it succeeded (the operator's metrics). */
+  onFinished?: (succeeded: boolean, at: Date) => void;
+  /** The level of the line logged for each successful run (failures are always errors). */
+  finishedLogLevel?: 'info' | 'debug';
 }
 
 const DEFAULT_FIRST_RUN_AFTER_MS = 10_000;
@@ -26,12 +30,15 @@ export function scheduleJob(
   const log = app.log.child({ job: name });
 
   async function runOnce(): Promise<void> {
+    let succeeded = false;
     try {
       const result = await run(new Date());
-      log.info({ result }, 'job finished');
+      log[options.finishedLogLevel ?? 'info']({ result }, 'job finished');
+      succeeded = true;
     } catch (error) {
       log.error({ err: error }, 'job failed');
     }
+    options.onFinished?.(succeeded, new Date());
   }
 
   function tick(): void {

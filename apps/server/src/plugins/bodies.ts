@@ -14,10 +14,16 @@ function parseMultipart(request: FastifyRequest, body: Buffer): Promise<Record<s
     if (body.length === 0) return resolve({});
     const fields: Record<string, string> = Object.create(null);
     let failure: AppError | undefined;
-    const parser = new Busboy({
-      headers: request.headers as ConstructorParameters<typeof Busboy>[0]['headers'],
-      limits: { fields: MAX_FIELDS, fieldSize: body.length },
-    });
+    let parser: InstanceType<typeof Busboy>;
+    try {
+      parser = new Busboy({
+        headers: request.headers as ConstructorParameters<typeof Busboy>[0]['headers'],
+        limits: { fields: MAX_FIELDS, fieldSize: body.length },
+      });
+    } catch {
+      // A multipart content type without a boundary (or with a broken one) cannot be read at all.
+      return reject(new AppError(400, 'body_invalid'));
+    }
     parser.on('file', (_name, stream) => {
       failure ??= new AppError(400, 'files_not_accepted');
       stream.resume();
@@ -32,6 +38,27 @@ function parseMultipart(request: FastifyRequest, body: Buffer): Promise<Record<s
     parser.on('finish', () => (failure ? reject(failure) : resolve({ ...fields })));
     parser.end(body);
   });
+}
+
+/**
+ * The first field (of the body, the path or the query) whose value holds a NUL character anywhere
+ * inside it: no text of the site can contain one, and PostgreSQL refuses it in text, so it would
+ * turn a bad input into a failure.
+ */
+function fieldWithNul(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  for (const [field, value] of Object.entries(body)) {
+    // Iterative: a JSON body nested thousands deep must not overflow the stack.
+    const pending: unknown[] = [field, value];
+    while (pending.length > 0) {
+      const next = pending.pop();
+      if (typeof next === 'string' && next.includes('\u0000')) return field;
+      if (next && typeof next === 'object') {
+        for (const [key, inner] of Object.entries(next)) pending.push(key, inner);
+      }
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -66,6 +93,8 @@ export const bodiesPlugin = fp(
       if (request.body === undefined || request.body === null) request.body = {};
       // Read before validation, which strips fields that a call does not declare, `l` among them.
       request.language = requestLanguage(request);
+      const field = fieldWithNul(request.body) ?? fieldWithNul(request.params) ?? fieldWithNul(request.query);
+      if (field !== undefined) throw new AppError(400, 'field_invalid', { field });
     });
   },
   { name: 'bodies' },

@@ -140,6 +140,77 @@ describe('bodies', () => {
     });
     expect(text.json()).toMatchObject({ code: 415, data: { reason: 'unsupported_media_type' } });
   });
+
+  it('answers multipart without a boundary with a 400 envelope', async () => {
+    for (const type of [
+      'multipart/form-data',
+      'multipart/form-data; boundary=',
+      'multipart/form-data; x=1',
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/web/test/echo',
+        payload: 'email=a%40b.co',
+        headers: { 'content-type': type },
+      });
+      expect(res.json(), type).toMatchObject({ code: 400, data: { reason: 'body_invalid' } });
+    }
+  });
+
+  it('refuses a NUL character in any field, in every encoding, naming the field', async () => {
+    const nul = 'a\u0000b@b.co';
+    const replies = [
+      await t.app.inject({ method: 'POST', url: '/web/test/echo', payload: { email: nul } }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/web/test/echo',
+        payload: 'email=a%00b%40b.co',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      await t.app.inject({ method: 'POST', url: '/web/test/echo', ...multipart({ email: nul }) }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/web/test/echo',
+        payload: { email: 'a@b.co', x: [{ y: nul }] },
+      }),
+    ];
+    for (const res of replies) {
+      expect(res.statusCode).toBe(400);
+      expect(res.json().data).toMatchObject({ reason: 'field_invalid' });
+    }
+    expect(replies[0]?.json().data.field).toBe('email');
+    expect(replies[3]?.json().data.field).toBe('x');
+  });
+
+  it('refuses a NUL character in a path parameter or the query too', async () => {
+    for (const url of ['/pay/sandbox/x%00y', '/web/test/echo?l=%00']) {
+      const res = await t.app.inject({ method: url.startsWith('/pay') ? 'GET' : 'POST', url, payload: {} });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().data.reason).toBe('field_invalid');
+    }
+  });
+
+  it('reads a JSON body nested thousands deep without failing', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/web/test/echo',
+      payload: `{"email":${'['.repeat(1000)}${']'.repeat(1000)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.json()).toMatchObject({ code: 400, data: { reason: 'field_invalid', field: 'email' } });
+  });
+});
+
+describe('malformed addresses', () => {
+  it('answers an undecodable URL with a 400 envelope and the security headers', async () => {
+    for (const url of ['/web/order/list%ff', '/web/%', '/%c0%af', '/web/login/login%']) {
+      const res = await t.app.inject({ method: 'POST', url, payload: {} });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json()).toMatchObject({ code: 400, data: { reason: 'url_invalid' } });
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    }
+  });
 });
 
 describe('envelope', () => {

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { CODES, type Code, type Envelope, type ErrorData, type Reason } from '@skyway/shared/envelope';
+import { isTransientDatabaseError } from '../db/errors.ts';
 import { type MessageKey, type MessageParams, translate } from '../i18n/messages.ts';
 import { requestLanguage } from './language.ts';
 
@@ -50,6 +51,9 @@ function isMissing(body: unknown, field: string): boolean {
   return value === undefined || value === null || value === '';
 }
 
+/** A failover or restart of the database takes a few seconds: when to try again after a 503. */
+const RETRY_AFTER_UNAVAILABLE_SECONDS = 2;
+
 // Fastify's own errors that a caller can cause, by their error code.
 const FRAMEWORK_ERRORS: Record<string, [AppError['code'], Reason]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large'],
@@ -72,6 +76,9 @@ export function toAppError(error: FastifyError, request: FastifyRequest): AppErr
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return new AppError(400, 'body_invalid');
   }
+  if (isTransientDatabaseError(error)) {
+    return new AppError(503, 'service_unavailable', { retryAfter: RETRY_AFTER_UNAVAILABLE_SECONDS });
+  }
   return new AppError(500, 'internal_error');
 }
 
@@ -80,7 +87,10 @@ export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const appError = toAppError(error, request);
-      if (appError.code >= 500) {
+      if (appError.code === 503) {
+        // Expected during a failover, and many at once: the database's own error is logged apart.
+        request.log.warn({ err: error }, 'request failed: a dependency is unavailable');
+      } else if (appError.code >= 500) {
         request.log.error({ err: error }, 'request failed');
       } else {
         request.log.info({ reason: appError.reason, field: appError.details.field }, 'request refused');

@@ -1,28 +1,32 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Redis } from 'ioredis';
+import type { Counters } from '../modules/limits/counters.ts';
 import { AppError } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `false` keeps a route out of the per-address call ceiling (provider webhooks, which are signed). */
+    ceiling?: false;
+  }
+}
 
 /**
  * A ceiling on calls per client address and minute across all `/web/` calls: a floor of protection
- * under the per-action limits. Counters live in Redis when REDIS_URL is set, so every instance
- * behind a load balancer counts together; in process memory otherwise.
+ * under the per-action limits. It counts with the instance's limit counters: in Redis when
+ * REDIS_URL is set, so every instance behind a load balancer counts together, and in process when
+ * there is no Redis or while it is unreachable.
  */
 export const rateLimitPlugin = fp(
-  async (app: FastifyInstance, options: { perMinute: number; redis: Redis | undefined }) => {
-    await app.register(rateLimit, {
-      max: options.perMinute,
-      timeWindow: 60_000,
-      // After the body is read, so the refusal speaks the language of the call's `l` field.
-      hook: 'preValidation',
-      redis: options.redis,
-      nameSpace: 'skyway:rate:',
-      // A Redis outage must not take the site down with it.
-      skipOnError: true,
-      allowList: (request) => !request.url.startsWith('/web/'),
-      errorResponseBuilder: (_request, context) =>
-        new AppError(429, 'too_many_requests', { retryAfter: Math.max(1, Math.ceil(context.ttl / 1000)) }),
+  async (app: FastifyInstance, options: { perMinute: number; counters: Counters }) => {
+    // After the body is read, so the refusal speaks the language of the call's `l` field; before
+    // the body's own checks, so that every call counts, malformed ones too.
+    app.addHook('preValidation', async (request, reply) => {
+      if (!request.url.startsWith('/web/') || request.routeOptions.config.ceiling === false) return;
+      const { count, resetIn } = await options.counters.hit(`ceiling:${request.ip}`, 60);
+      reply.header('x-ratelimit-limit', String(options.perMinute));
+      reply.header('x-ratelimit-remaining', String(Math.max(0, options.perMinute - count)));
+      reply.header('x-ratelimit-reset', String(resetIn));
+      if (count > options.perMinute) throw new AppError(429, 'too_many_requests', { retryAfter: resetIn });
     });
   },
   { name: 'rate-limit', dependencies: ['errors'] },

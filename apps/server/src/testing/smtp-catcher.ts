@@ -41,7 +41,12 @@ export function codeIn(mail: CaughtMail): string {
   return match[0];
 }
 
-export async function startSmtpCatcher(port = 0): Promise<SmtpCatcher> {
+export interface SmtpCatcherOptions {
+  /** Recipients the server refuses (550 at RCPT TO), as a real server refuses an unknown mailbox. */
+  refuse?: (recipient: string) => boolean;
+}
+
+export async function startSmtpCatcher(port = 0, options: SmtpCatcherOptions = {}): Promise<SmtpCatcher> {
   const messages: CaughtMail[] = [];
   const waiters = new Set<(mail: CaughtMail) => void>();
 
@@ -50,6 +55,10 @@ export async function startSmtpCatcher(port = 0): Promise<SmtpCatcher> {
     disabledCommands: ['STARTTLS'],
     authOptional: true,
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!options.refuse?.(address.address)) return callback();
+      callback(Object.assign(new Error(`no mailbox here: ${address.address}`), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {

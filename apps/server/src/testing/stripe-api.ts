@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { listenOnLoopback } from './loopback.ts';
 
 /** A form-encoded body as Stripe reads it: `a[b][0][c]=1` is `{ a: { b: [{ c: '1' }] } }`. */
 export type FormValue = string | FormValue[] | { [key: string]: FormValue };
@@ -86,8 +87,8 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.end(text);
 }
 
-const stripeError = (message: string, code: string, param?: string) => ({
-  error: { type: 'invalid_request_error', code, message, ...(param ? { param } : {}) },
+const stripeError = (message: string, code?: string, param?: string) => ({
+  error: { type: 'invalid_request_error', message, ...(code ? { code } : {}), ...(param ? { param } : {}) },
 });
 
 const text = (value: FormValue | undefined): string | null => (typeof value === 'string' ? value : null);
@@ -132,8 +133,9 @@ function newSession(body: FormObject, created: number): WireSession {
 
 /**
  * A local stand-in for the Stripe API endpoints this site calls, answering in Stripe's wire format:
- * `POST /v1/checkout/sessions` (form-encoded, Bearer key, Idempotency-Key honoured like Stripe does)
- * and `GET /v1/checkout/sessions/:id`.
+ * `POST /v1/checkout/sessions` (form-encoded, Bearer key, Idempotency-Key honoured like Stripe does),
+ * `GET /v1/checkout/sessions/:id` and `POST /v1/checkout/sessions/:id/expire` (an open session
+ * becomes `expired`; any other is refused with 400, as Stripe does).
  */
 export async function startStripeApi(options: { secretKey: string }): Promise<StripeApi> {
   const requests: RecordedRequest[] = [];
@@ -187,16 +189,27 @@ export async function startStripeApi(options: { secretKey: string }): Promise<St
         if (typeof key === 'string') byIdempotencyKey.set(key, session.id);
         return send(response, 200, session);
       }
-      const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
-      if (request.method === 'GET' && match?.[1]) {
-        const session = sessions.get(decodeURIComponent(match[1]));
-        if (!session) {
+      const match = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(url.pathname);
+      const session = match?.[1] ? sessions.get(decodeURIComponent(match[1])) : undefined;
+      if (match?.[1] && !session) {
+        return send(
+          response,
+          404,
+          stripeError(`No such checkout.session: '${match[1]}'`, 'resource_missing', 'session'),
+        );
+      }
+      if (request.method === 'GET' && session && !match?.[2]) return send(response, 200, session);
+      if (request.method === 'POST' && session && match?.[2]) {
+        if (session.status !== 'open') {
           return send(
             response,
-            404,
-            stripeError(`No such checkout.session: '${match[1]}'`, 'resource_missing', 'session'),
+            400,
+            stripeError(
+              `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of \`${String(session.status)}\`.`,
+            ),
           );
         }
+        Object.assign(session, { status: 'expired', url: null });
         return send(response, 200, session);
       }
       return send(
@@ -209,14 +222,7 @@ export async function startStripeApi(options: { secretKey: string }): Promise<St
     });
   });
 
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+  const listen = (port: number) => listenOnLoopback(server, port);
   await listen(0);
   const { port } = server.address() as AddressInfo;
 

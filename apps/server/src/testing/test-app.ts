@@ -21,13 +21,16 @@ export interface TestApp {
 export async function startTestApp(
   env: Record<string, string> = {},
   extend?: (app: FastifyInstance) => void,
+  /** A database to use instead of a fresh one (closed by close() all the same). */
+  given?: DatabaseHandle,
 ): Promise<TestApp> {
-  const database = await openTestDatabase();
-  // The scheduled job stays off: tests run it themselves, with their own clock.
+  const database = given ?? (await openTestDatabase());
+  // The scheduled jobs stay off: tests run them themselves, with their own clock.
   const config = loadConfig({
     NODE_ENV: 'test',
     WEB_DIST_DIR: '/nonexistent',
     INACTIVE_ACCOUNTS_EVERY_MINUTES: '0',
+    MAIL_EVERY_SECONDS: '0',
     ...env,
   });
   const app = await buildApp({ config, database, logger: false });

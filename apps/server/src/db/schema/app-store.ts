@@ -23,6 +23,9 @@ export const appStoreSubscriptions = pgTable(
     autoRenew: boolean('auto_renew').notNull().default(true),
     // What renews next when the user chose a downgrade (it applies at the renewal, not before).
     pendingProductId: text('pending_product_id'),
+    // The signedDate of the notification that last set auto_renew or pending_product_id: Apple may
+    // deliver out of order (a retry of an older one), and an older notification must not undo a newer.
+    renewalSignedAt: timestamp('renewal_signed_at', { withTimezone: true }),
     environment: text('environment').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,19 +1,57 @@
-import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
 
-/** Every message the site sends; without SMTP it is only written here (and to the log). */
-export const mailOutbox = pgTable('mail_outbox', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  to: text('to').notNull(),
-  // Which template, e.g. code_register, password_changed.
-  template: text('template').notNull(),
-  language: text('language').notNull(),
-  subject: text('subject').notNull(),
-  text: text('text').notNull(),
-  html: text('html').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  // Set when SMTP accepted it; stays null when no SMTP is configured.
-  sentAt: timestamp('sent_at', { withTimezone: true }),
-  error: text('error'),
-});
+/**
+ * Where a message stands. `pending` waits for (another) attempt; `sent` SMTP accepted; `logged` went
+ * to the log because no SMTP is configured (the local mode's delivery); `failed` kept failing for the
+ * whole retry window and was given up; `expired` is a code mail whose code ran out before it could be
+ * delivered; `withheld` was written only so that a request for an address that gets nothing writes
+ * what one that gets a mail writes, and is never delivered.
+ */
+export const MAIL_STATUSES = ['pending', 'sent', 'logged', 'failed', 'expired', 'withheld'] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+/** The message reached its recipient, or the log that stands in for SMTP. */
+export const DELIVERED_STATUSES = ['sent', 'logged'] as const satisfies readonly MailStatus[];
+
+/** Every message the site sends, and its delivery queue: the retry job claims due `pending` rows. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    to: text('to').notNull(),
+    // Which template, e.g. code_register, password_changed.
+    template: text('template').notNull(),
+    language: text('language').notNull(),
+    subject: text('subject').notNull(),
+    // Null once a code mail is delivered or expired: no code is kept in clear.
+    text: text('text'),
+    html: text('html'),
+    // The account the message is about, where a job needs to know it arrived (inactive-account warnings).
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    // Lower goes first: 0 codes (someone is waiting at a form), 1 notices, 2 warnings.
+    priority: smallint('priority').notNull().default(1),
+    status: text('status').$type<MailStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    // While in the future, one instance is delivering the row and no other may claim it.
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    // A code mail's code stops working then: the message is not delivered past it.
+    codeExpiresAt: timestamp('code_expires_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    // When it was delivered: SMTP accepted it, or (without SMTP) it was written to the log.
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    // The latest attempt's failure.
+    error: text('error'),
+  },
+  (table) => [
+    // Claims (pending, by priority and due time) and the backlog and failure counts.
+    index('mail_outbox_queue_idx').on(table.status, table.priority, table.nextAttemptAt),
+    index('mail_outbox_user_idx')
+      .on(table.userId)
+      .where(sql`${table.userId} is not null`),
+    check('mail_outbox_pending_has_body', sql`${table.status} <> 'pending' or ${table.text} is not null`),
+  ],
+);
 
 export type MailOutboxRow = typeof mailOutbox.$inferSelect;

@@ -39,12 +39,19 @@ export const orders = pgTable(
     latestPayAt: timestamp('latest_pay_at', { withTimezone: true }).notNull(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    // Set when the user or a newer order closes an order whose checkout is open at the provider:
+    // from then on the checkout is to be closed there (null once it is, or when there is none). An
+    // attempt moves it forward by a lease, so one instance at a time tries, and a failure is retried.
+    checkoutCloseDueAt: timestamp('checkout_close_due_at', { withTimezone: true }),
   },
   (table) => [
     index('orders_user_idx').on(table.userId, table.createdAt),
     index('orders_unpaid_idx')
       .on(table.latestPayAt)
       .where(sql`${table.status} = 'unpaid'`),
+    index('orders_checkout_close_idx')
+      .on(table.checkoutCloseDueAt)
+      .where(sql`${table.checkoutCloseDueAt} is not null`),
     uniqueIndex('orders_provider_ref_key').on(table.provider, table.providerRef),
   ],
 );

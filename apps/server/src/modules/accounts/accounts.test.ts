@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emailCodes, mailOutbox, users } from '../../db/schema/index.ts';
 import { type CaughtMail, codeIn, type SmtpCatcher, startSmtpCatcher } from '../../testing/smtp-catcher.ts';
@@ -43,7 +43,7 @@ describe.each(stores)('accounts, limits counted $name', ({ env }) => {
   const mailTo = (email: string, subject?: RegExp): Promise<CaughtMail> =>
     smtp.waitFor((mail) => mail.to === email && (!subject || subject.test(mail.subject)));
   // The outbox row is written before a call replies (SMTP delivery follows later), so it is what
-  // proves that a call sent no mail.
+  // proves that a call sent no mail: none, or one withheld (written but never delivered).
   const outboxTo = (email: string, template?: string) =>
     t.database.db
       .select()
@@ -53,6 +53,14 @@ describe.each(stores)('accounts, limits counted $name', ({ env }) => {
           ? and(eq(mailOutbox.to, email), eq(mailOutbox.template, template))
           : eq(mailOutbox.to, email),
       );
+
+  /** The code request wrote its one row for this address withheld: no code in it, nothing delivered. */
+  async function expectWithheld(email: string, template: string) {
+    const rows = await outboxTo(email, template);
+    expect(rows).toMatchObject([{ status: 'withheld', sentAt: null }]);
+    expect(rows[0]?.text).not.toMatch(/\d{6}/);
+    expect(smtp.messages.filter((mail) => mail.to === email)).toEqual([]);
+  }
 
   async function askCode(email: string, scene: string, headers: Record<string, string> = {}) {
     const res = await call('/web/login/verify_email', { email, scene }, headers);
@@ -206,7 +214,55 @@ describe.each(stores)('accounts, limits counted $name', ({ env }) => {
       const none = await call('/web/login/verify_email', { email: unknown, scene: 'forget' });
       expect(known.json()).toEqual(none.json());
       await mailTo(email);
-      expect(await outboxTo(unknown)).toHaveLength(0);
+      await expectWithheld(unknown, 'code_forget');
+    });
+
+    /** Rows in the tables a code request writes to, to compare what two requests wrote. */
+    async function rowCounts() {
+      const count = async (table: typeof emailCodes | typeof mailOutbox) =>
+        (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(table))[0]?.n;
+      return { codes: await count(emailCodes), mails: await count(mailOutbox) };
+    }
+
+    /** What a code request added to each table. */
+    async function writesOf(request: () => Promise<unknown>) {
+      const before = await rowCounts();
+      await request();
+      const after = await rowCounts();
+      return {
+        codes: (after.codes ?? 0) - (before.codes ?? 0),
+        mails: (after.mails ?? 0) - (before.mails ?? 0),
+      };
+    }
+
+    it('writes the same for a reset code whether or not the address has an account', async () => {
+      const email = await existing();
+      const unknown = newEmail();
+      const known = await writesOf(() => call('/web/login/verify_email', { email, scene: 'forget' }));
+      const none = await writesOf(() => call('/web/login/verify_email', { email: unknown, scene: 'forget' }));
+      expect(known).toEqual({ codes: 1, mails: 1 });
+      expect(none).toEqual(known);
+      await mailTo(email);
+      const [stored] = await t.database.db.select().from(emailCodes).where(eq(emailCodes.email, unknown));
+      expect(stored?.scene).toBe('forget');
+      await expectWithheld(unknown, 'code_forget');
+    });
+
+    it('writes the same for a change-of-address code whether the address is free or taken', async () => {
+      const { token } = await registered();
+      const taken = await existing();
+      const free = newEmail();
+      const auth = { authorization: token };
+      const toTaken = await writesOf(() =>
+        call('/web/login/verify_email', { email: taken, scene: 'email' }, auth),
+      );
+      const toFree = await writesOf(() =>
+        call('/web/login/verify_email', { email: free, scene: 'email' }, auth),
+      );
+      expect(toFree).toEqual({ codes: 1, mails: 1 });
+      expect(toTaken).toEqual(toFree);
+      await mailTo(free);
+      await expectWithheld(taken, 'code_email');
     });
 
     it('answers a wrong password and an unknown address identically', async () => {
@@ -316,6 +372,21 @@ describe.each(stores)('accounts, limits counted $name', ({ env }) => {
       expect((await call('/web/login/login', { email, password: 'reset and ready' })).json().code).toBe(200);
     });
 
+    it('a reset lifts the lock that failed sign-ins by someone else put on the address', async () => {
+      const { email } = await registered();
+      for (let i = 0; i < 11; i++) {
+        ip = newClientAddress();
+        await call('/web/login/login', { email, password: 'an attacker guessing' });
+      }
+      ip = newClientAddress();
+      const code = await askCode(email, 'forget');
+      expect(
+        (await call('/web/login/forget', { email, email_code: code, password: 'reset and ready' })).json()
+          .code,
+      ).toBe(200);
+      expect((await call('/web/login/login', { email, password: 'reset and ready' })).json().code).toBe(200);
+    });
+
     it('an e-mail change needs a code sent to the new address, ends every session and tells the old one', async () => {
       const { email, token } = await registered();
       const next = newEmail();
@@ -338,7 +409,7 @@ describe.each(stores)('accounts, limits counted $name', ({ env }) => {
         { email: first.email, scene: 'email' },
         { authorization: second.token },
       );
-      expect(await outboxTo(first.email, 'code_email')).toHaveLength(0);
+      await expectWithheld(first.email, 'code_email');
       const res = await call(
         '/web/login/email',
         { email: first.email, email_code: '123456' },

@@ -1,4 +1,4 @@
-import type { EmailCodeScene } from '@skyway/shared/accounts';
+import { EMAIL_CODE_LENGTH, type EmailCodeScene } from '@skyway/shared/accounts';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@skyway/shared/languages';
 import type { SessionUser } from '@skyway/shared/user';
 import type { Database } from '../../db/client.ts';
@@ -7,12 +7,14 @@ import { AppError } from '../../plugins/errors.ts';
 import {
   checkCodeLimits,
   CODE_LIFETIME_MINUTES,
+  type IssuedCode,
   issueCode,
   normalizeEmail,
   useCode,
 } from '../codes/service.ts';
 import type { Counters } from '../limits/counters.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { MailMessage, Mailer } from '../mail/mailer.ts';
+import { lockUser } from '../ledger/expiry.ts';
 import { createSession, revokeUserSessions } from '../sessions/repository.ts';
 import { presentUser } from '../users/present.ts';
 import {
@@ -37,6 +39,9 @@ export interface AccountDeps {
 export const SIGN_IN_TRIES_PER_ADDRESS = 10;
 export const SIGN_IN_TRIES_PER_IP = 100;
 
+/** The count of failed sign-ins of an address: past the limit, the address answers like a wrong password. */
+const signInLockKey = (email: string) => `signin:address:${normalizeEmail(email)}`;
+
 const userLanguage = (user: UserRow): Language =>
   isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE;
 
@@ -50,45 +55,60 @@ function refuseCommonPassword(password: string, email: string, field: string): v
   if (isCommonPassword(password, email)) throw new AppError(400, 'password_too_common', { field });
 }
 
+interface CodeRequest {
+  email: string;
+  scene: EmailCodeScene;
+  ip: string;
+  language: Language;
+  now: Date;
+  signedIn: UserRow | null;
+}
+
+/** Stands for the code in a withheld code mail: as long as a code, so that its row is as long too. */
+const MASKED_CODE = '-'.repeat(EMAIL_CODE_LENGTH);
+
+/**
+ * The one message a code request writes: the code; for a registration code to a taken address, the
+ * notice that stands in for it; and where nothing may go (a reset for an address without a usable
+ * account, a change of e-mail to a taken address), the code mail withheld: written with its code
+ * masked, never delivered.
+ */
+function codeRequestMail(request: CodeRequest, owner: UserRow | undefined, issued: IssuedCode): MailMessage {
+  const codeMail = (code: string) => ({
+    template: `code_${request.scene}` as const,
+    params: { code, minutes: CODE_LIFETIME_MINUTES },
+    codeExpiresAt: issued.expiresAt,
+  });
+  const withheld = { ...codeMail(MASKED_CODE), withhold: true };
+  switch (request.scene) {
+    case 'register':
+      return owner
+        ? { to: owner.email, template: 'account_exists', language: userLanguage(owner) }
+        : { ...codeMail(issued.code), to: request.email, language: request.language };
+    case 'forget':
+      return owner && !owner.revokedAt
+        ? { ...codeMail(issued.code), to: owner.email, language: userLanguage(owner) }
+        : { ...withheld, to: request.email, language: request.language };
+    case 'email': {
+      // A taken address gets nothing now; the change itself answers 409 to its owner's session only.
+      const language = request.signedIn ? userLanguage(request.signedIn) : request.language;
+      return { ...(owner ? withheld : codeMail(issued.code)), to: request.email, language };
+    }
+  }
+}
+
 /**
  * Sends a code, or the mail that stands in for one, and answers the same either way: whether an
- * address has an account shows only in its own mailbox.
+ * address has an account shows only in its own mailbox. Every request stores one code and writes one
+ * outbox row whatever the case, so that the same writes leave no difference in the reply's timing.
  */
-export async function requestEmailCode(
-  deps: AccountDeps,
-  request: {
-    email: string;
-    scene: EmailCodeScene;
-    ip: string;
-    language: Language;
-    now: Date;
-    signedIn: UserRow | null;
-  },
-): Promise<void> {
+export async function requestEmailCode(deps: AccountDeps, request: CodeRequest): Promise<void> {
   const { db, mailer, counters } = deps;
   if (request.scene === 'email' && !request.signedIn) throw new AppError(401, 'not_signed_in');
   await checkCodeLimits(counters, request);
   const owner = await findUserByEmail(db, request.email);
-  const sendCode = async (to: string, language: Language) => {
-    const code = await issueCode(db, request);
-    await mailer.send({
-      to,
-      template: `code_${request.scene}`,
-      language,
-      params: { code, minutes: CODE_LIFETIME_MINUTES },
-    });
-  };
-
-  if (request.scene === 'register') {
-    if (owner)
-      await mailer.send({ to: owner.email, template: 'account_exists', language: userLanguage(owner) });
-    else await sendCode(request.email, request.language);
-  } else if (request.scene === 'forget') {
-    if (owner && !owner.revokedAt) await sendCode(owner.email, userLanguage(owner));
-  } else if (!owner && request.signedIn) {
-    // A taken address gets nothing now; the change itself answers 409 to its owner's session only.
-    await sendCode(request.email, userLanguage(request.signedIn));
-  }
+  const issued = await issueCode(db, request);
+  await mailer.send(codeRequestMail(request, owner, issued));
 }
 
 export async function register(
@@ -115,6 +135,10 @@ export async function register(
       now: request.now,
     });
     return await db.transaction(async (tx) => {
+      // The inviter's row lock comes first. Inserting the invitee takes a key-share lock on the
+      // inviter through the foreign key, and the reward needs the row for update: taken in that
+      // order by parallel registrations through one invite link, the two locks deadlock.
+      if (inviter) await lockUser(tx, inviter.id);
       const user = await createUser(tx, {
         email: request.email,
         passwordHash,
@@ -140,7 +164,7 @@ export async function signIn(
   const byIp = await counters.hit(`signin:ip:${request.ip}`, 60 * 60);
   if (byIp.count > SIGN_IN_TRIES_PER_IP)
     throw new AppError(429, 'too_many_requests', { retryAfter: byIp.resetIn });
-  const byAddress = await counters.hit(`signin:address:${address}`, 15 * 60);
+  const byAddress = await counters.hit(signInLockKey(address), 15 * 60);
 
   const user = await findUserByEmail(db, address);
   const matches = await verifyPassword(user?.passwordHash ?? (await decoyHash()), request.password);
@@ -149,7 +173,7 @@ export async function signIn(
     throw new AppError(400, 'credentials_invalid');
   }
   if (user.revokedAt) throw new AppError(403, 'account_revoked');
-  await counters.clear(`signin:address:${address}`);
+  await counters.clear(signInLockKey(address));
   return openSession(db, user, request.language, request.now);
 }
 
@@ -169,6 +193,8 @@ export async function resetPassword(
     await revokeUserSessions(tx, owner.id, { now: request.now });
     return owner;
   });
+  // The owner proved the mailbox is theirs: failed guesses by anyone else no longer lock them out.
+  await deps.counters.clear(signInLockKey(user.email));
   await mailer.send({ to: user.email, template: 'password_changed', language: userLanguage(user) });
 }
 

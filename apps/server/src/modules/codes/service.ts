@@ -59,22 +59,28 @@ export async function checkCodeLimits(
   await within(counters, `code:day:ip:${request.ip}`, DAY_SECONDS, CODES_PER_IP_PER_DAY, 'too_many_requests');
 }
 
+export interface IssuedCode {
+  code: string;
+  expiresAt: Date;
+}
+
 /** Stores a new code for (address, scene) and returns it, to be mailed; only its hash is kept. */
 export async function issueCode(
   db: Database,
   request: { email: string; scene: EmailCodeScene; ip: string; now: Date },
-): Promise<string> {
+): Promise<IssuedCode> {
   const email = normalizeEmail(request.email);
   const code = newCode();
+  const expiresAt = new Date(request.now.getTime() + CODE_LIFETIME_MINUTES * 60_000);
   await insertCode(db, {
     email,
     scene: request.scene,
     codeHash: hashCode(email, request.scene, code),
     requestIp: request.ip,
     createdAt: request.now,
-    expiresAt: new Date(request.now.getTime() + CODE_LIFETIME_MINUTES * 60_000),
+    expiresAt,
   });
-  return code;
+  return { code, expiresAt };
 }
 
 /**

@@ -205,6 +205,29 @@ describe('trial and invitations', () => {
       expect(await expireOf(a.account)).toBeGreaterThanOrEqual(before + DAY * 60_000 - 1000);
     });
 
+    it('12 parallel registrations through one invite link all succeed, within the cap', async () => {
+      await writeSetting(t.database.db, 'invite_daily_cap', '5');
+      const a = await register();
+      const emails = Array.from({ length: 12 }, () => newEmail());
+      const codes: string[] = [];
+      for (const email of emails) codes.push(await codeFor(email));
+      const replies = await Promise.all(
+        emails.map((email, i) =>
+          call('/web/login/register', {
+            email,
+            password: PASSWORD,
+            email_code: codes[i],
+            invite_code: a.invite_code,
+          }),
+        ),
+      );
+      expect(replies.map((res) => res.json().code)).toEqual(emails.map(() => 200));
+      const id = await userId(a.account);
+      expect(
+        await t.database.db.select().from(inviteRewards).where(eq(inviteRewards.inviterId, id)),
+      ).toHaveLength(5);
+    });
+
     it('two concurrent registrations at the cap do not exceed it', async () => {
       await writeSetting(t.database.db, 'invite_daily_cap', '1');
       const a = await register();

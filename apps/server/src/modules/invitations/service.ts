@@ -41,9 +41,10 @@ const startOfUtcDay = (now: Date) =>
   new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
 /**
- * Called in the registration's transaction: the inviter earns invite_minute unclaimed minutes,
- * unless the new account is the inviter's own address in disguise or the inviter has reached the
- * day's cap. The inviter's row lock makes concurrent registrations count one after another.
+ * Called in the registration's transaction, which holds the inviter's row lock (taken before the
+ * invitee's row, see register): concurrent registrations through one link count one after another.
+ * The inviter earns invite_minute unclaimed minutes, unless the new account is the inviter's own
+ * address in disguise or the inviter has reached the day's cap.
  */
 export async function rewardInviter(
   db: Database,
@@ -53,7 +54,6 @@ export async function rewardInviter(
 ): Promise<void> {
   if (canonicalEmail(inviter.email) === canonicalEmail(invitee.email)) return;
   const settings = await readSettings(db);
-  await lockUser(db, inviter.id);
   if ((await rewardsSince(db, inviter.id, startOfUtcDay(now))) >= settings.invite_daily_cap) return;
   await insertReward(db, {
     inviterId: inviter.id,

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import pino from 'pino';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type Counters, createMemoryCounters, createRedisCounters } from './counters.ts';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { connectRedis } from '../../redis.ts';
+import { startRedisProxy } from '../../testing/tcp-proxy.ts';
+import { type Counters, createLimitCounters, createMemoryCounters, createRedisCounters } from './counters.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const redis = redisUrl ? new Redis(redisUrl) : undefined;
@@ -42,5 +45,78 @@ describe('in-process counters', () => {
     await store.hit('k', 60);
     now += 60_000;
     expect(await store.hit('k', 60)).toEqual({ count: 1, resetIn: 60 });
+  });
+});
+
+/** A logger whose lines the test can read. */
+function recordingLog() {
+  const lines: { level: number; msg: string }[] = [];
+  const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  return { log, warnings: () => lines.filter((line) => line.level === 40).map((line) => line.msg) };
+}
+
+describe('limit counters when Redis fails', () => {
+  it('count in process without Redis, and say so', async () => {
+    const counters = createLimitCounters(undefined, recordingLog().log);
+    expect(counters.state()).toBe('off');
+    expect((await counters.hit(randomUUID(), 60)).count).toBe(1);
+  });
+
+  it('start while Redis refuses connections, count in process, and warn once', async () => {
+    const { log, warnings } = recordingLog();
+    const started = Date.now();
+    const redis = await connectRedis('redis://127.0.0.1:1', log);
+    expect(Date.now() - started).toBeLessThan(1500);
+    const counters = createLimitCounters(redis, log);
+    const key = randomUUID();
+    for (let i = 1; i <= 5; i++) expect((await counters.hit(key, 60)).count).toBe(i);
+    expect(counters.state()).toBe('degraded');
+    expect(warnings().filter((msg) => msg.startsWith('redis is unavailable'))).toHaveLength(1);
+    redis?.disconnect();
+  });
+
+  it.runIf(Boolean(redisUrl))('answer within a second when Redis accepts but never replies', async () => {
+    const hole = await startRedisProxy(redisUrl as string, 'blackhole');
+    const { log, warnings } = recordingLog();
+    const redis = await connectRedis(hole.url, log);
+    const counters = createLimitCounters(redis, log);
+    const key = randomUUID();
+    for (let i = 1; i <= 3; i++) {
+      const started = Date.now();
+      expect((await counters.hit(key, 60)).count).toBe(i);
+      expect(Date.now() - started).toBeLessThan(1000);
+    }
+    expect(counters.state()).toBe('degraded');
+    expect(warnings().filter((msg) => msg.startsWith('redis is unavailable'))).toHaveLength(1);
+    redis?.disconnect();
+    await hole.close();
+  });
+
+  it.runIf(Boolean(redisUrl))('go back to Redis by themselves when it becomes reachable', async () => {
+    const proxy = await startRedisProxy(redisUrl as string, 'refuse');
+    const { log, warnings } = recordingLog();
+    const redis = await connectRedis(proxy.url, log);
+    const counters = createLimitCounters(redis, log);
+    expect(counters.state()).toBe('degraded');
+    await proxy.pass();
+    await vi.waitFor(() => expect(counters.state()).toBe('ok'), { timeout: 10_000, interval: 200 });
+    const key = randomUUID();
+    await counters.hit(key, 60);
+    expect((await createRedisCounters(redis as Redis).hit(key, 60)).count).toBe(2);
+    expect(warnings()).toHaveLength(1);
+    redis?.disconnect();
+    await proxy.close();
+  });
+
+  it.runIf(Boolean(redisUrl))('share the counts again once Redis answers', async () => {
+    const { log } = recordingLog();
+    const redis = await connectRedis(redisUrl, log);
+    const counters = createLimitCounters(redis, log);
+    expect(counters.state()).toBe('ok');
+    const key = randomUUID();
+    expect((await counters.hit(key, 60)).count).toBe(1);
+    // Another instance, sharing the same Redis, sees the count.
+    expect((await createRedisCounters(redis as Redis).hit(key, 60)).count).toBe(2);
+    redis?.disconnect();
   });
 });

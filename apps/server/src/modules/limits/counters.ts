@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 
 export interface CounterState {
@@ -7,13 +8,23 @@ export interface CounterState {
 }
 
 /**
- * Fixed-window counters for the per-action limits (code requests, sign-in failures). In Redis when
- * REDIS_URL is set, so that every instance counts together; in this process otherwise.
+ * Fixed-window counters for the limits (the call ceiling, code requests, sign-in failures). In Redis
+ * when REDIS_URL is set, so that every instance counts together; in this process otherwise.
  */
 export interface Counters {
   /** Adds one to the key's count, starting a window of `windowSeconds` on the first hit. */
   hit(key: string, windowSeconds: number): Promise<CounterState>;
   clear(key: string): Promise<void>;
+}
+
+/**
+ * Where the counts are kept: `ok` in Redis, shared by every instance; `degraded` in this process
+ * because Redis is unreachable; `off` in this process because no Redis is configured.
+ */
+export type SharedCountersState = 'ok' | 'degraded' | 'off';
+
+export interface LimitCounters extends Counters {
+  state(): SharedCountersState;
 }
 
 export function createMemoryCounters(now: () => number = Date.now): Counters {
@@ -57,5 +68,69 @@ export function createRedisCounters(redis: Redis, prefix = 'skyway:count:'): Cou
     async clear(key) {
       await redis.del(prefix + key);
     },
+  };
+}
+
+/** While Redis is away, how often a background probe asks whether it is back. */
+const PROBE_EVERY_MS = 2_000;
+
+/**
+ * The counters of an instance. With Redis they are shared, and a Redis outage must not become the
+ * site's outage: a failed or slow command switches this instance to counters of its own (limits
+ * then hold per instance), logged once, until a background probe finds Redis answering again.
+ * Counts made in process during the outage are not carried over; the windows are short.
+ */
+export function createLimitCounters(redis: Redis | undefined, log: FastifyBaseLogger): LimitCounters {
+  const local = createMemoryCounters();
+  if (!redis) return { ...local, state: () => 'off' };
+  const shared = createRedisCounters(redis);
+  let degraded = false;
+  let probe: NodeJS.Timeout | undefined;
+
+  const recover = async () => {
+    try {
+      // A connection stuck half-open (Redis accepted but never answered) only heals by reconnecting.
+      if (redis.status !== 'ready') return void (redis.status === 'connect' && redis.disconnect(true));
+      await redis.ping();
+      degraded = false;
+      clearInterval(probe);
+      probe = undefined;
+      log.info('redis is back: limits are shared by every instance again');
+    } catch {
+      redis.disconnect(true);
+    }
+  };
+  const fallBack = (error: unknown) => {
+    if (!degraded)
+      log.warn({ err: error }, 'redis is unavailable: limits count in this instance until it returns');
+    degraded = true;
+    probe ??= setInterval(() => void recover(), PROBE_EVERY_MS).unref();
+  };
+  if (redis.status !== 'ready') fallBack(new Error(`redis is ${redis.status} at start`));
+
+  const either = async <T>(remote: () => Promise<T>, inProcess: () => Promise<T>): Promise<T> => {
+    if (degraded) return inProcess();
+    try {
+      return await remote();
+    } catch (error) {
+      fallBack(error);
+      return inProcess();
+    }
+  };
+  return {
+    hit: (key, windowSeconds) =>
+      either(
+        () => shared.hit(key, windowSeconds),
+        () => local.hit(key, windowSeconds),
+      ),
+    clear: async (key) => {
+      // Both, so a count made in process during an outage is not left behind either.
+      await local.clear(key);
+      await either(
+        () => shared.clear(key),
+        async () => undefined,
+      );
+    },
+    state: () => (degraded ? 'degraded' : 'ok'),
   };
 }

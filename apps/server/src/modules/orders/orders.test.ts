@@ -13,6 +13,7 @@ import {
 } from '../../testing/test-app.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 import { fulfilPayment } from '../payments/fulfil.ts';
+import { createSandboxProvider } from '../payments/sandbox.ts';
 import { resetSetting, writeSetting } from '../settings/settings.ts';
 import { setUnitPrice } from './plans.ts';
 
@@ -240,6 +241,28 @@ describe('plans and orders', () => {
       expect(page.body).not.toContain('<button');
     });
 
+    it('refuses to pay an order that a newer order replaced or the user cancelled', async () => {
+      const { token } = await signedInUser(t.database);
+      const replaced = await buy(token);
+      const newer = await buy(token, 'year');
+      expect((await call('/web/order/cancel', { order_id: newer.order_id }, token)).json().code).toBe(200);
+      for (const closed of [replaced, newer]) {
+        const page = await t.app.inject({ method: 'GET', url: closed.checkout_url });
+        expect(page.body).toContain('This order can no longer be paid.');
+        expect(page.body).not.toContain('<button');
+        const paid = await payInSandbox(closed.checkout_url);
+        expect(paid.headers.location).toBe(`/buy?order_id=${closed.order_id}`);
+        expect((await query(token, closed.order_id)).status).toBe('cancelled');
+        expect(
+          await t.database.db.select().from(payments).where(eq(payments.orderId, closed.order_id)),
+        ).toEqual([]);
+      }
+      expect(await userInfo(token)).toMatchObject({ expire_user: 0, subscribe_type: 1 });
+      // Nothing is left for the orders job to close: the sandbox's page reads the order itself.
+      const [row] = await t.database.db.select().from(orders).where(eq(orders.id, replaced.order_id));
+      expect(row?.checkoutCloseDueAt).toBeNull();
+    });
+
     it('extends from the current expiry when the same size is bought again', async () => {
       const { token } = await signedInUser(t.database);
       await payInSandbox((await buy(token, 'month', 2)).checkout_url);
@@ -388,7 +411,10 @@ describe('plans and orders', () => {
           pendingFrom: new Date(later.getTime() - 1000),
         })
         .where(eq(users.id, user.id));
-      const result = await runOrdersJob(t.database.db, later);
+      const result = await runOrdersJob(
+        { db: t.database.db, provider: createSandboxProvider(), log: t.app.log },
+        later,
+      );
       expect(result.expired).toBeGreaterThanOrEqual(1);
       expect(result.downgraded).toBeGreaterThanOrEqual(1);
       const [row] = await t.database.db.select().from(orders).where(eq(orders.id, order.order_id));

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { type OrderRow, orders } from '../../db/schema/index.ts';
 
@@ -21,27 +21,45 @@ export async function attachCheckout(
     .where(eq(orders.id, orderId));
 }
 
-/** Closes a user's unpaid orders: past their deadline they expired, within it they are cancelled. */
-export async function closeUnpaidOrders(db: Database, userId: string, now: Date): Promise<void> {
-  await db
+/**
+ * How long one attempt at closing a checkout at the provider holds it: longer than one provider call
+ * with its retries (some 50 s for Stripe), so that no other instance makes the same attempt
+ * meanwhile. Once it has passed, an attempt that failed is made again by the orders job.
+ */
+const CHECKOUT_CLOSE_LEASE_MS = 2 * 60_000;
+
+const leaseEnd = (now: Date) => new Date(now.getTime() + CHECKOUT_CLOSE_LEASE_MS);
+
+/** An order being closed has its checkout to close, if it has one; the caller's attempt holds it first. */
+const checkoutCloseDue = (now: Date) =>
+  sql`case when ${orders.providerRef} is not null then ${leaseEnd(now).toISOString()}::timestamptz end`;
+
+/**
+ * Closes a user's unpaid orders, and returns them: past their deadline they expired, within it they
+ * are cancelled. Those with a checkout are due for closing it at the provider.
+ */
+export async function closeUnpaidOrders(db: Database, userId: string, now: Date): Promise<OrderRow[]> {
+  return db
     .update(orders)
     .set({
       status: sql`case when ${orders.latestPayAt} <= ${now.toISOString()} then 'expired' else 'cancelled' end`,
       closedAt: now,
+      checkoutCloseDueAt: checkoutCloseDue(now),
     })
-    .where(and(eq(orders.userId, userId), eq(orders.status, 'unpaid')));
+    .where(and(eq(orders.userId, userId), eq(orders.status, 'unpaid')))
+    .returning();
 }
 
-/** Cancels one order of a user if it can still be paid; false otherwise. */
+/** Cancels one order of a user if it can still be paid, and returns it; undefined otherwise. */
 export async function cancelPayableOrder(
   db: Database,
   userId: string,
   orderId: string,
   now: Date,
-): Promise<boolean> {
-  const rows = await db
+): Promise<OrderRow | undefined> {
+  const [row] = await db
     .update(orders)
-    .set({ status: 'cancelled', closedAt: now })
+    .set({ status: 'cancelled', closedAt: now, checkoutCloseDueAt: checkoutCloseDue(now) })
     .where(
       and(
         eq(orders.id, orderId),
@@ -50,8 +68,37 @@ export async function cancelPayableOrder(
         sql`${orders.latestPayAt} > ${now.toISOString()}`,
       ),
     )
-    .returning({ id: orders.id });
-  return rows.length === 1;
+    .returning();
+  return row;
+}
+
+/**
+ * Takes the next order of this provider whose checkout is due for closing, holding it for one
+ * attempt (SKIP LOCKED and the lease: instances running the job at once each take another order).
+ */
+export async function claimDueCheckout(
+  db: Database,
+  provider: string,
+  now: Date,
+): Promise<OrderRow | undefined> {
+  const due = db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.provider, provider), lte(orders.checkoutCloseDueAt, now)))
+    .orderBy(orders.checkoutCloseDueAt)
+    .limit(1)
+    .for('update', { skipLocked: true });
+  const [row] = await db
+    .update(orders)
+    .set({ checkoutCloseDueAt: leaseEnd(now) })
+    .where(inArray(orders.id, due))
+    .returning();
+  return row;
+}
+
+/** The provider has closed the order's checkout: nothing is left to do for it. */
+export async function markCheckoutClosed(db: Database, orderId: string): Promise<void> {
+  await db.update(orders).set({ checkoutCloseDueAt: null }).where(eq(orders.id, orderId));
 }
 
 /** Every unpaid order past its deadline becomes expired; one statement, safe on several instances. */

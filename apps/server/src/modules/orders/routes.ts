@@ -7,7 +7,10 @@ import { ok } from '../../plugins/errors.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { cancelOrder, createOrder, listOrders, listPlans, type OrderDeps, queryOrder } from './service.ts';
 
-/** The site's own address: PUBLIC_URL, else the request's (behind a proxy, with TRUST_PROXY set). */
+/**
+ * The site's own address: PUBLIC_URL (the config requires it in production), else the request's
+ * own, from its Host header (development and tests).
+ */
 export function siteOrigin(request: FastifyRequest, publicUrl: string | undefined): string {
   return publicUrl ?? `${request.protocol}://${request.host}`;
 }
@@ -60,7 +63,7 @@ export async function orderRoutes(
     '/web/order/cancel',
     { config: { auth: 'required' }, schema: { body: orderIdRequest } },
     async (request) => {
-      await cancelOrder(db, signedIn(request).user, request.body.order_id, new Date());
+      await cancelOrder(options, signedIn(request).user, request.body.order_id, new Date());
       return ok(request, {}, 'order_cancelled');
     },
   );

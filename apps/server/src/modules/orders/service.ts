@@ -19,6 +19,7 @@ import type { Counters } from '../limits/counters.ts';
 import { fulfilPayment } from '../payments/fulfil.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
 import { readSettings } from '../settings/settings.ts';
+import { closeCheckouts } from './checkouts.ts';
 import { newOrderId } from './order-ids.ts';
 import { findPlan, readPlans } from './plans.ts';
 import { isPayable, presentOrder } from './present.ts';
@@ -48,8 +49,9 @@ export async function listPlans(db: Database): Promise<PlanList> {
 
 /**
  * A new order at the server's price (unit price × connections, snapshotted), replacing the user's
- * open one, with a checkout at the provider. If the provider cannot open a checkout the order is
- * cancelled and the caller told to try again.
+ * open one (whose checkout is closed at the provider, so it cannot be paid as well), with a checkout
+ * at the provider. If the provider cannot open a checkout the order is cancelled and the caller told
+ * to try again.
  */
 export async function createOrder(
   deps: OrderDeps,
@@ -68,10 +70,10 @@ export async function createOrder(
   if (limit.count > ORDERS_PER_HOUR)
     throw new AppError(429, 'too_many_requests', { retryAfter: limit.resetIn });
 
-  const order = await db.transaction(async (tx) => {
+  const { order, replaced } = await db.transaction(async (tx) => {
     await lockUser(tx, user.id);
-    await closeUnpaidOrders(tx, user.id, now);
-    return insertOrder(tx, {
+    const replaced = await closeUnpaidOrders(tx, user.id, now);
+    const inserted = await insertOrder(tx, {
       id: newOrderId(now),
       userId: user.id,
       period: plan.period,
@@ -86,7 +88,9 @@ export async function createOrder(
       createdAt: now,
       latestPayAt: new Date(now.getTime() + settings.order_pay_minutes * 60_000),
     });
+    return { order: inserted, replaced };
   });
+  await closeCheckouts(deps, replaced);
 
   let checkout;
   try {
@@ -159,10 +163,12 @@ export async function queryOrder(deps: OrderDeps, user: UserRow, orderId: string
   return presentOrder(order, now);
 }
 
-/** Cancels an order that can still be paid; any other order is a 409. */
-export async function cancelOrder(db: Database, user: UserRow, orderId: string, now: Date): Promise<void> {
-  const order = await ownOrder(db, user, orderId);
-  if (!isPayable(order, now) || !(await cancelPayableOrder(db, user.id, order.id, now))) {
-    throw new AppError(409, 'order_not_payable');
-  }
+/** Cancels an order that can still be paid, and closes its checkout; any other order is a 409. */
+export async function cancelOrder(deps: OrderDeps, user: UserRow, orderId: string, now: Date): Promise<void> {
+  const order = await ownOrder(deps.db, user, orderId);
+  const cancelled = isPayable(order, now)
+    ? await cancelPayableOrder(deps.db, user.id, order.id, now)
+    : undefined;
+  if (!cancelled) throw new AppError(409, 'order_not_payable');
+  await closeCheckouts(deps, [cancelled]);
 }

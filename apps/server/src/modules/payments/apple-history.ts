@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
+  APIError,
+  APIException,
   AppStoreServerAPIClient,
   type NotificationHistoryRequest,
   type NotificationHistoryResponse,
@@ -109,6 +111,27 @@ export async function recoverAppleNotifications(
     token = page.hasMore && page.paginationToken ? page.paginationToken : null;
   } while (token);
   return summary;
+}
+
+/**
+ * Why the command stopped, in words: the library's APIException carries no message of its own, only
+ * the HTTP status and Apple's error code and message (a 401 has none: the key was refused).
+ */
+export function failureReason(error: unknown): string {
+  if (error instanceof APIException) {
+    const code = error.apiError === null ? '' : ` ${APIError[error.apiError] ?? 'error'} (${error.apiError})`;
+    const detail = error.errorMessage ? `: ${error.errorMessage}` : '';
+    const hint =
+      error.httpStatusCode === 401
+        ? ' (the key was refused: check APPLE_ISSUER_ID, APPLE_KEY_ID, APPLE_PRIVATE_KEY_PATH and APPLE_BUNDLE_ID)'
+        : '';
+    return `the App Store Server API answered HTTP ${error.httpStatusCode}${code}${detail}${hint}`;
+  }
+  if (!(error instanceof Error)) return String(error);
+  // fetch's own message is only "fetch failed": the reason (refused, timed out, …) is its cause.
+  return error.cause instanceof Error
+    ? `${error.message}: ${error.cause.message}`
+    : error.message || error.name;
 }
 
 export const HISTORY_USAGE = `usage: npm run apple:history -- [--since TIME] [--until TIME] [--only-failures]

@@ -23,7 +23,12 @@ export async function appleRoutes(app: FastifyInstance, options: { handler: Appl
   const routes = app.withTypeProvider<ZodTypeProvider>();
   routes.post(
     APPLE_NOTIFY_PATH,
-    { config: { auth: 'public', signed: false }, bodyLimit: NOTIFY_BODY_LIMIT, schema: { body } },
+    {
+      // Outside the per-address call ceiling: Apple sends bursts from a few addresses, each signed.
+      config: { auth: 'public', signed: false, ceiling: false },
+      bodyLimit: NOTIFY_BODY_LIMIT,
+      schema: { body },
+    },
     async (request) => {
       try {
         const result = await processAppleNotification(

@@ -1,5 +1,3 @@
-import { X509Certificate } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import {
   Environment,
   type JWSRenewalInfoDecodedPayload,
@@ -24,11 +22,6 @@ const ENVIRONMENTS: Record<AppleEnvironmentName, Environment> = {
 
 export const appleEnvironment = (name: AppleEnvironmentName): Environment => ENVIRONMENTS[name];
 
-/** A root certificate file as DER, whether it was saved as DER (Apple's download) or PEM. */
-export function readRootCertificate(file: string): Buffer {
-  return new X509Certificate(readFileSync(file)).raw;
-}
-
 /**
  * The one verifier of App Store signed data: Apple's roots from the configuration, the app's bundle
  * id, Apple ID and environment. LocalTesting and Xcode make the library skip every signature check,
@@ -41,7 +34,7 @@ export function createAppleVerifier(apple: AppleConfig, nodeEnv: Config['env']):
     );
   }
   return new SignedDataVerifier(
-    apple.rootCertPaths.map(readRootCertificate),
+    apple.rootCertificates,
     apple.onlineChecks,
     appleEnvironment(apple.environment),
     apple.bundleId,
@@ -66,6 +59,8 @@ export interface AppleNotice {
   type: string;
   subtype: string | undefined;
   environment: string | undefined;
+  /** When Apple signed the notification (unix ms): the order of notifications, whatever order they arrive in. */
+  signedDate: number;
   /** The notification's transaction and renewal info, each verified on its own. */
   transaction: JWSTransactionDecodedPayload | undefined;
   renewal: JWSRenewalInfoDecodedPayload | undefined;
@@ -96,8 +91,8 @@ export async function verifyAppleNotification(
   signedPayload: string,
 ): Promise<AppleNotice> {
   const payload = await verified('notification', () => verifier.verifyAndDecodeNotification(signedPayload));
-  if (!payload.notificationUUID || !payload.notificationType) {
-    throw new AppleNotificationRefused('notification: no notificationUUID or notificationType');
+  if (!payload.notificationUUID || !payload.notificationType || !payload.signedDate) {
+    throw new AppleNotificationRefused('notification: no notificationUUID, notificationType or signedDate');
   }
   const data = payload.data;
   const transaction = data?.signedTransactionInfo
@@ -125,6 +120,7 @@ export async function verifyAppleNotification(
     type: payload.notificationType,
     subtype: payload.subtype,
     environment: data?.environment,
+    signedDate: payload.signedDate,
     transaction,
     renewal,
   };

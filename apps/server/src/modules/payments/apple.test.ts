@@ -18,7 +18,12 @@ import { signedInUser, startTestApp, type TestApp } from '../../testing/test-app
 import { createServerDatabase, testDatabaseKind } from '../../testing/test-database.ts';
 import { createUser } from '../users/repository.ts';
 import { removeTime } from './apple.ts';
-import { createAppleApiClient, parseHistoryArgs, recoverAppleNotifications } from './apple-history.ts';
+import {
+  createAppleApiClient,
+  failureReason,
+  parseHistoryArgs,
+  recoverAppleNotifications,
+} from './apple-history.ts';
 import { AppleNotificationRefused, createAppleVerifier, verifyAppleNotification } from './apple-verify.ts';
 
 const DAY = 86_400;
@@ -517,6 +522,106 @@ describe('App Store notifications', () => {
     expect(reasons).toEqual(['app_store', 'app_store', 'app_store', 'app_store_refund', 'app_store_refund']);
   });
 
+  it('shows the store period of the latest transaction not refunded or revoked, or none', async () => {
+    const { token, sub } = await subscriber();
+    const now = nowSeconds();
+    const first = now + 31 * DAY;
+    const initial = sub.transaction(MONTH_1, now, first);
+    await send(
+      notification('SUBSCRIBED', 'INITIAL_BUY', { transaction: initial, renewal: sub.renewal(MONTH_1) }),
+    );
+    const renewal = sub.transaction(MONTH_1, first - 3600, first + 31 * DAY);
+    await send(notification('DID_RENEW', undefined, { transaction: renewal, renewal: sub.renewal(MONTH_1) }));
+    expect((await info(token)).app_store_expire).toBe(first + 31 * DAY);
+
+    const revoked = (transaction: object) => ({
+      ...transaction,
+      revocationDate: Date.now(),
+      revocationReason: 0,
+      revocationType: 'REFUND_FULL',
+    });
+    await send(notification('REFUND', undefined, { transaction: revoked(renewal) }));
+    expect(await info(token)).toMatchObject({ app_store_expire: first, expire_user: first });
+    await send(notification('REVOKE', undefined, { transaction: revoked(initial) }));
+    expect((await info(token)).app_store_expire).toBe(0);
+    await send(notification('REFUND_REVERSED', undefined, { transaction: renewal }));
+    expect((await info(token)).app_store_expire).toBe(first + 31 * DAY);
+  });
+
+  it('lets the notification Apple signed last set the renewal state, whatever order they arrive in', async () => {
+    const { user, token, sub } = await subscriber();
+    const now = nowSeconds();
+    const expires = now + 366 * DAY;
+    const current = sub.transaction(YEAR_5, now, expires);
+    const signedAt = Date.now();
+    const signed = (seconds: number, payload: ReturnType<typeof notification>) => ({
+      ...payload,
+      signedDate: signedAt + seconds * 1000,
+    });
+    const renewalStatus = (seconds: number, on: boolean) =>
+      signed(
+        seconds,
+        notification('DID_CHANGE_RENEWAL_STATUS', on ? 'AUTO_RENEW_ENABLED' : 'AUTO_RENEW_DISABLED', {
+          transaction: current,
+          renewal: sub.renewal(YEAR_5, { autoRenewStatus: on ? 1 : 0 }),
+        }),
+      );
+    const downgrade = (seconds: number, productId: string) =>
+      signed(
+        seconds,
+        notification('DID_CHANGE_RENEWAL_PREF', 'DOWNGRADE', {
+          transaction: current,
+          renewal: sub.renewal(YEAR_5, { autoRenewProductId: productId }),
+        }),
+      );
+    const keepProduct = (seconds: number) =>
+      signed(
+        seconds,
+        notification('DID_CHANGE_RENEWAL_PREF', undefined, {
+          transaction: current,
+          renewal: sub.renewal(YEAR_5),
+        }),
+      );
+
+    // The purchase's first delivery failed; the user turned auto-renew off; then Apple's retry of
+    // the purchase arrives. Its time counts, its renewal state is older than the user's choice.
+    await send(renewalStatus(2, false));
+    await send(
+      signed(
+        1,
+        notification('SUBSCRIBED', 'INITIAL_BUY', { transaction: current, renewal: sub.renewal(YEAR_5) }),
+      ),
+    );
+    expect(await info(token)).toMatchObject({
+      auto_renew: false,
+      expire_user: expires,
+      connections: 5,
+      app_store_expire: expires,
+    });
+
+    // On again, then a downgrade; a late "back to the current product" and a late "off" change nothing.
+    await send(renewalStatus(3, true));
+    await send(downgrade(5, MONTH_1));
+    await send(keepProduct(4));
+    await send(renewalStatus(2, false));
+    expect(await info(token)).toMatchObject({
+      auto_renew: true,
+      expire_user: expires,
+      connections: 5,
+      pending_connections: 1,
+      pending_from: expires,
+    });
+    // A newer notification still changes it.
+    await send(renewalStatus(6, false));
+    expect((await info(token)).auto_renew).toBe(false);
+    expect(await ledgerOf(user.id)).toHaveLength(2);
+
+    // Back to the current product: a downgrade signed before it and delivered after it schedules nothing.
+    await send(keepProduct(8));
+    await send(downgrade(7, MONTH_3));
+    expect(await info(token)).toMatchObject({ connections: 5, pending_connections: null });
+  });
+
   it('a refund of everything ends access now, and a transaction known first by its refund never gives time', async () => {
     const { token, sub } = await subscriber();
     const now = nowSeconds();
@@ -635,6 +740,7 @@ describe('App Store notifications', () => {
       const signedBy = (key: { x5c: string[]; key: TestChain['leafKey'] }) => signJws(good, key);
       const refused: [string, string][] = [
         ['unsigned', unsignedJws(good)],
+        ['no signedDate', signJws({ ...good, signedDate: undefined }, signer)],
         ['not a JWS at all', 'hello'],
         ['self-signed chain', signedBy(chain.selfSigned)],
         ['two-certificate chain', signedBy({ x5c: chain.x5c.slice(0, 2), key: chain.leafKey })],
@@ -727,6 +833,8 @@ describe('App Store notifications', () => {
     let server: Server;
     let baseUrl: string;
     let pages: { signedPayload: string }[][] = [];
+    /** When set, Apple's answer to every history request: a status and its JSON body, if any. */
+    let failure: { status: number; body?: object } | undefined;
     const requests: { authorization: string; body: Record<string, unknown>; token: string | null }[] = [];
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     let keyDir: string;
@@ -741,6 +849,12 @@ describe('App Store notifications', () => {
           const url = new URL(request.url ?? '/', 'http://apple');
           if (request.method !== 'POST' || url.pathname !== '/inApps/v1/notifications/history') {
             response.writeHead(404, { 'content-type': 'application/json' }).end('{"errorCode":4040000}');
+            return;
+          }
+          if (failure) {
+            response
+              .writeHead(failure.status, { 'content-type': 'application/json' })
+              .end(failure.body ? JSON.stringify(failure.body) : '');
             return;
           }
           const token = url.searchParams.get('paginationToken');
@@ -838,6 +952,40 @@ describe('App Store notifications', () => {
       expect((await info(token)).expire_user).toBe(first + 31 * DAY);
     });
 
+    it('says why Apple refused a request, from its status, error code and message', async () => {
+      const apple = loadConfig({ NODE_ENV: 'test', ...historyEnv() }).payments.apple;
+      if (!apple) throw new Error('apple config expected');
+      const handler = {
+        db: t.database.db,
+        verifier: createAppleVerifier(apple, 'test'),
+        products: apple.products,
+      };
+      const range = { since: new Date(Date.now() - DAY * 1000), until: new Date() };
+      const refusal = async () => {
+        try {
+          await recoverAppleNotifications(createAppleApiClient(apple), handler, range);
+        } catch (error) {
+          return failureReason(error);
+        }
+        throw new Error('the recovery did not fail');
+      };
+      try {
+        failure = {
+          status: 400,
+          body: { errorCode: 4000012, errorMessage: 'Start date is too far in the past.' },
+        };
+        expect(await refusal()).toBe(
+          'the App Store Server API answered HTTP 400 START_DATE_TOO_FAR_IN_PAST (4000012): Start date is too far in the past.',
+        );
+        failure = { status: 401 };
+        expect(await refusal()).toMatch(
+          /^the App Store Server API answered HTTP 401 \(the key was refused: check APPLE_ISSUER_ID/,
+        );
+      } finally {
+        failure = undefined;
+      }
+    });
+
     it('runs as a command on the configured database', async () => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'skyway-apple-db-'));
       const server = testDatabaseKind === 'postgres' ? await createServerDatabase() : undefined;
@@ -870,6 +1018,8 @@ describe('App Store notifications', () => {
           PATH: process.env.PATH ?? '',
           HOME: process.env.HOME ?? '',
           NODE_ENV: 'test',
+          // A server key the command does not read: the server would refuse it without Stripe's keys.
+          PAYMENT_PROVIDER: 'stripe',
           ...databaseEnv,
           ...historyEnv(),
         };
@@ -886,11 +1036,62 @@ describe('App Store notifications', () => {
         await check.close();
         expect(row).toMatchObject({ connections: 5, subscribeType: 3, autoRenew: true });
         expect(Math.floor((row?.expireAt?.getTime() ?? 0) / 1000)).toBe(now + 366 * DAY);
+
+        // Apple refuses the key: the command stops with Apple's reason, not an empty message.
+        failure = { status: 401 };
+        const refused = await run([]).then(
+          () => undefined,
+          (error: unknown) => error as { code: number; stderr: string },
+        );
+        expect(refused?.code).toBe(1);
+        expect(refused?.stderr).toContain('stopped: the App Store Server API answered HTTP 401');
       } finally {
+        failure = undefined;
         await server?.drop();
         rmSync(dataDir, { recursive: true, force: true });
       }
     }, 60_000);
+  });
+
+  it('keeps the notify route out of the per-address call ceiling, and other calls in it', async () => {
+    const limited = await startTestApp(appleEnv({ RATE_LIMIT_PER_MINUTE: '3' }));
+    try {
+      const address = '17.58.0.1';
+      const replies = [];
+      for (let i = 0; i < 20; i++) {
+        const reply = await limited.app.inject({
+          method: 'POST',
+          url: '/web/pay/apple/notify',
+          payload: {
+            signedPayload: signJws(
+              {
+                notificationType: 'TEST',
+                notificationUUID: randomUUID(),
+                signedDate: Date.now(),
+                data: { bundleId: BUNDLE_ID, environment: 'Sandbox' },
+              },
+              signer,
+            ),
+          },
+          remoteAddress: address,
+        });
+        replies.push(reply.statusCode);
+      }
+      expect(replies).toEqual(Array(20).fill(200));
+      const calls = [];
+      for (let i = 0; i < 4; i++) {
+        const reply = await limited.app.inject({
+          method: 'POST',
+          url: '/web/plan/list',
+          payload: {},
+          remoteAddress: address,
+        });
+        calls.push(reply.statusCode);
+      }
+      expect(calls).toEqual([200, 200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('is off when APPLE_BUNDLE_ID is unset', async () => {

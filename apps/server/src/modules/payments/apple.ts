@@ -177,8 +177,8 @@ export async function applyAppleNotice(
     if (!ownerId) return result('no_account', { transactionId: t.id });
     const user = await lockUser(tx, ownerId);
     const subscription = await lockSubscription(tx, user, t, productOf(products, t.productId), notice, now);
-    const change = new AccountChange(tx, products, user, subscription, notice.notificationUUID, now);
-    await change.apply(notice, t);
+    const change = new AccountChange(tx, products, user, subscription, notice, now);
+    await change.apply(t);
     const changed = await change.save(t);
     return result(changed ? 'applied' : 'unchanged', { userId: user.id, transactionId: t.id });
   });
@@ -226,13 +226,15 @@ class AccountChange {
   /** How far this subscription's time reaches, in unix seconds (0: it gave none yet). */
   private covered: number;
   private readonly at: number;
+  /** False when a notification Apple signed later has already set the renewal state. */
+  private readonly renewalCurrent: boolean;
 
   constructor(
     private readonly db: Database,
     private readonly products: Record<string, AppleProduct>,
     private readonly user: UserRow,
     subscription: AppStoreSubscriptionRow,
-    private readonly notificationId: string,
+    private readonly notice: AppleNotice,
     private readonly now: Date,
   ) {
     this.at = toUnixSeconds(now);
@@ -241,9 +243,12 @@ class AccountChange {
     this.autoRenew = user.autoRenew;
     this.sub = { ...subscription };
     this.covered = toUnixSeconds(subscription.coveredUntil);
+    this.renewalCurrent =
+      !subscription.renewalSignedAt || notice.signedDate >= subscription.renewalSignedAt.getTime();
   }
 
-  async apply(notice: AppleNotice, t: StoreTransaction): Promise<void> {
+  async apply(t: StoreTransaction): Promise<void> {
+    const notice = this.notice;
     const renewal = notice.renewal;
     const renewing = renewal?.autoRenewStatus === undefined ? undefined : renewal.autoRenewStatus === 1;
     switch (notice.type) {
@@ -254,7 +259,7 @@ class AccountChange {
       case 'DID_RENEW':
         await this.grant(t);
         if (this.sub.pendingProductId === t.productId) this.sub.pendingProductId = null;
-        this.setAutoRenew(renewing ?? this.autoRenew);
+        if (renewing !== undefined) this.setAutoRenew(renewing);
         break;
       case 'DID_CHANGE_RENEWAL_PREF':
       case 'OFFER_REDEEMED':
@@ -293,7 +298,19 @@ class AccountChange {
     }
   }
 
+  /**
+   * Whether this notification may set the renewal state (auto-renew, a pending downgrade), noting
+   * that it did. Apple retries a failed delivery later, so an older SUBSCRIBED may arrive after
+   * AUTO_RENEW_DISABLED: the newest signedDate wins; the older one's transaction still counts.
+   */
+  private setsRenewalState(): boolean {
+    if (!this.renewalCurrent) return false;
+    this.sub.renewalSignedAt = new Date(this.notice.signedDate);
+    return true;
+  }
+
   private setAutoRenew(value: boolean): void {
+    if (!this.setsRenewalState()) return;
     this.autoRenew = value;
     this.sub.autoRenew = value;
   }
@@ -348,7 +365,7 @@ class AccountChange {
         connections: product.connections,
         purchasedAt: fromUnixSeconds(t.purchasedAt),
         expiresAt: fromUnixSeconds(t.expiresAt),
-        notificationId: this.notificationId,
+        notificationId: this.notice.notificationUUID,
         grantedSeconds: gain,
         revokedAt: revoked ? fromUnixSeconds(t.revokedAt) : null,
         createdAt: this.now,
@@ -392,7 +409,7 @@ class AccountChange {
    * the account shows the smaller size from the end of its current time. No time is given now.
    */
   private scheduleDowngrade(productId: string | undefined): void {
-    if (!productId || productId === this.sub.productId) return;
+    if (!productId || !this.setsRenewalState() || productId === this.sub.productId) return;
     this.sub.pendingProductId = productId;
     const { connections } = productOf(this.products, productId);
     const current = this.entitlement;
@@ -407,6 +424,8 @@ class AccountChange {
 
   /** Back to the current product: a downgrade this subscription scheduled (and nothing was paid for yet) goes. */
   private cancelDowngrade(): void {
+    // A choice in its own right: an older DOWNGRADE delivered after it must not schedule one.
+    if (!this.setsRenewalState()) return;
     const pending = this.sub.pendingProductId;
     if (!pending) return;
     this.sub.pendingProductId = null;
@@ -517,6 +536,7 @@ class AccountChange {
         coveredUntil: fromUnixSeconds(this.covered),
         autoRenew: this.sub.autoRenew,
         pendingProductId: this.sub.pendingProductId,
+        renewalSignedAt: this.sub.renewalSignedAt,
         updatedAt: this.now,
       })
       .where(eq(appStoreSubscriptions.originalTransactionId, this.sub.originalTransactionId));

@@ -29,4 +29,10 @@ export interface PaymentProvider {
   createCheckout(request: CheckoutRequest): Promise<Checkout>;
   /** The payment of the order's checkout when the provider says it is paid, else null (asked by order/query). */
   findPayment(order: OrderRow): Promise<ProviderPayment | null>;
+  /**
+   * Makes the checkout of an order that the user or a newer order closed unpayable, so that no one
+   * pays twice. Done when the checkout is closed, or already paid (fulfilment credits that payment);
+   * throws when the provider could not be asked (the orders job tries again).
+   */
+  closeCheckout(order: OrderRow): Promise<void>;
 }

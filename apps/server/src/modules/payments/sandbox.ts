@@ -20,5 +20,7 @@ export function createSandboxProvider(): PaymentProvider {
     async findPayment() {
       return null;
     },
+    // Nothing to close here: the page reads the order, and a closed order is not payable there.
+    async closeCheckout() {},
   };
 }

@@ -81,7 +81,8 @@ export async function stripeWebhookRoutes(
 
   app.post(
     STRIPE_WEBHOOK_PATH,
-    { config: { auth: 'public', signed: false }, bodyLimit: WEBHOOK_BODY_LIMIT },
+    // Outside the per-address call ceiling: Stripe sends bursts from a few addresses, each signed.
+    { config: { auth: 'public', signed: false, ceiling: false }, bodyLimit: WEBHOOK_BODY_LIMIT },
     async (request, reply) => {
       const raw = request.body;
       const signature = request.headers['stripe-signature'];

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAY_SECONDS } from '@skyway/shared/plans';
 import { signParams } from '@skyway/shared/signing';
 import { orders, paymentEvents, payments, users } from '../../db/schema/index.ts';
+import { runOrdersJob } from '../../jobs/orders.ts';
 import {
   randomId,
   startStripeApi,
@@ -15,6 +16,7 @@ import {
 import { newClientAddress, signedInUser, startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 import { resetSetting, writeSetting } from '../settings/settings.ts';
+import { createStripeProvider } from './stripe.ts';
 
 const run = randomBytes(4).toString('hex');
 const SECRET_KEY = `sk_test_${run}${randomBytes(8).toString('hex')}`;
@@ -24,6 +26,14 @@ const SIGNING_SECRET = `signing-${run}`;
 const PUBLIC_URL = 'https://vpn.example.com';
 const MONTH = 31 * DAY_SECONDS;
 const NOTIFY = '/web/pay/stripe/notify';
+const STRIPE_ENV = {
+  PAYMENT_PROVIDER: 'stripe',
+  STRIPE_SECRET_KEY: SECRET_KEY,
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  STRIPE_PAYMENT_METHODS: 'card,alipay,wechat_pay',
+  PUBLIC_URL,
+  ORDERS_EVERY_MINUTES: '0',
+};
 
 describe('Stripe Checkout and its webhook', () => {
   let t: TestApp;
@@ -33,16 +43,7 @@ describe('Stripe Checkout and its webhook', () => {
 
   beforeAll(async () => {
     api = await startStripeApi({ secretKey: SECRET_KEY });
-    t = await startTestApp({
-      PAYMENT_PROVIDER: 'stripe',
-      STRIPE_SECRET_KEY: SECRET_KEY,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: api.url,
-      STRIPE_PAYMENT_METHODS: 'card,alipay,wechat_pay',
-      PUBLIC_URL,
-      SIGNATURE_SECRET: SIGNING_SECRET,
-      ORDERS_EVERY_MINUTES: '0',
-    });
+    t = await startTestApp({ ...STRIPE_ENV, STRIPE_API_URL: api.url, SIGNATURE_SECRET: SIGNING_SECRET });
     const plans = (await call('/web/plan/list')).json().data.plans as {
       period: string;
       unit_price: number;
@@ -72,8 +73,8 @@ describe('Stripe Checkout and its webhook', () => {
   }
 
   /** A delivery of Stripe's: exactly these bytes, with this signature header. */
-  const deliver = (payload: string, signature = stripeSignature(payload, WEBHOOK_SECRET)) =>
-    t.app.inject({
+  const deliver = (payload: string, signature = stripeSignature(payload, WEBHOOK_SECRET), app = t.app) =>
+    app.inject({
       method: 'POST',
       url: NOTIFY,
       payload,
@@ -372,6 +373,168 @@ describe('Stripe Checkout and its webhook', () => {
       await t.database.db.select().from(paymentEvents).where(eq(paymentEvents.eventId, eventId)),
     ).toEqual([]);
     expect(await orderStatus(token, order.order_id)).toBe('unpaid');
+  });
+
+  describe('closing the checkout of an order that can no longer be paid', () => {
+    /** The orders job as the app schedules it, with a clock of the test's choosing. */
+    const ordersJob = (now: Date) =>
+      runOrdersJob(
+        {
+          db: t.database.db,
+          provider: createStripeProvider({
+            secretKey: SECRET_KEY,
+            webhookSecret: WEBHOOK_SECRET,
+            methods: ['card'],
+            apiUrl: api.url,
+            siteName: 'Skyway',
+          }),
+          log: t.app.log,
+        },
+        now,
+      );
+    const expireCalls = (sessionId: string) =>
+      api.requests.filter(
+        (r) => r.method === 'POST' && r.path === `/v1/checkout/sessions/${sessionId}/expire`,
+      );
+    const closeDue = async (orderId: string) =>
+      (await t.database.db.select().from(orders).where(eq(orders.id, orderId)))[0]?.checkoutCloseDueAt;
+
+    it('expires the session of an order a newer order replaced, or the user cancelled', async () => {
+      const { token } = await buyer(2);
+      const replaced = await createOrder(token, 2);
+      const newer = await createOrder(token, 2);
+      expect(api.session(replaced.sessionId)).toMatchObject({ status: 'expired', url: null });
+      expect(api.session(newer.sessionId).status).toBe('open');
+      expect(await orderStatus(token, replaced.order_id)).toBe('cancelled');
+
+      expect((await call('/web/order/cancel', { order_id: newer.order_id }, token)).json().code).toBe(200);
+      expect(api.session(newer.sessionId)).toMatchObject({ status: 'expired', url: null });
+      for (const order of [replaced, newer]) {
+        expect(expireCalls(order.sessionId)).toHaveLength(1);
+        expect(await closeDue(order.order_id)).toBeNull();
+      }
+    });
+
+    it('cancels even when Stripe cannot be reached, and the orders job expires the session later', async () => {
+      const { token } = await buyer(2);
+      const order = await createOrder(token, 2);
+      await api.close();
+      let cancelled;
+      try {
+        cancelled = await call('/web/order/cancel', { order_id: order.order_id }, token);
+      } finally {
+        await api.reopen();
+      }
+      expect(cancelled.json()).toMatchObject({ code: 200 });
+      expect(await orderStatus(token, order.order_id)).toBe('cancelled');
+      expect(api.session(order.sessionId).status).toBe('open');
+      expect(await closeDue(order.order_id)).not.toBeNull();
+
+      // The failed attempt holds the order for a while (no instance retries it at once)...
+      expect(await ordersJob(new Date())).toMatchObject({ checkoutsClosed: 0, checkoutsFailed: 0 });
+      expect(expireCalls(order.sessionId)).toHaveLength(0);
+      // ...then the job closes it, once.
+      const later = new Date(Date.now() + 3 * 60_000);
+      expect(await ordersJob(later)).toMatchObject({ checkoutsClosed: 1, checkoutsFailed: 0 });
+      expect(api.session(order.sessionId).status).toBe('expired');
+      expect(await closeDue(order.order_id)).toBeNull();
+      expect(await ordersJob(new Date(later.getTime() + 3 * 60_000))).toMatchObject({ checkoutsClosed: 0 });
+      expect(expireCalls(order.sessionId)).toHaveLength(1);
+    });
+
+    it('keeps retrying while Stripe stays unreachable', async () => {
+      const { token } = await buyer(2);
+      const order = await createOrder(token, 2);
+      await api.close();
+      try {
+        expect((await call('/web/order/cancel', { order_id: order.order_id }, token)).json().code).toBe(200);
+        const later = new Date(Date.now() + 3 * 60_000);
+        expect(await ordersJob(later)).toMatchObject({ checkoutsClosed: 0, checkoutsFailed: 1 });
+        expect(await closeDue(order.order_id)).not.toBeNull();
+      } finally {
+        await api.reopen();
+      }
+      expect(await ordersJob(new Date(Date.now() + 6 * 60_000))).toMatchObject({ checkoutsClosed: 1 });
+      expect(api.session(order.sessionId).status).toBe('expired');
+    });
+
+    it.runIf(testDatabaseKind === 'postgres')(
+      'closes each due checkout once when several instances run the job at once',
+      async () => {
+        const due = [];
+        for (let i = 0; i < 6; i++) {
+          const { token } = await buyer(2);
+          due.push(await createOrder(token, 2));
+        }
+        // What a cancel leaves when Stripe could not be reached (or its instance stopped mid-way).
+        await t.database.db
+          .update(orders)
+          .set({ status: 'cancelled', checkoutCloseDueAt: new Date() })
+          .where(
+            inArray(
+              orders.id,
+              due.map((order) => order.order_id),
+            ),
+          );
+        const later = new Date(Date.now() + 60_000);
+        const runs = await Promise.all([ordersJob(later), ordersJob(later), ordersJob(later)]);
+        expect(runs.reduce((sum, run) => sum + run.checkoutsClosed, 0)).toBe(due.length);
+        for (const order of due) {
+          expect(expireCalls(order.sessionId)).toHaveLength(1);
+          expect(api.session(order.sessionId).status).toBe('expired');
+          expect(await closeDue(order.order_id)).toBeNull();
+        }
+      },
+    );
+
+    it('takes a session paid already as closed, and credits its payment as any other', async () => {
+      const { token, expireUser } = await buyer(2);
+      const paid = await createOrder(token, 2);
+      // The buyer paid, and the webhook is still on its way when a newer order replaces this one.
+      const session = api.markPaid(paid.sessionId);
+      await createOrder(token, 2);
+      expect(expireCalls(paid.sessionId)).toHaveLength(1);
+      expect(api.session(paid.sessionId).status).toBe('complete');
+      expect(await closeDue(paid.order_id)).toBeNull();
+
+      expect((await deliver(stripeEvent('checkout.session.completed', session))).statusCode).toBe(200);
+      const [row] = await t.database.db.select().from(orders).where(eq(orders.id, paid.order_id));
+      expect(row?.status).toBe('paid');
+      expect((await userInfo(token)).expire_user).toBe(expireUser + MONTH);
+    });
+  });
+
+  it('keeps the webhook out of the per-address call ceiling, and other calls in it', async () => {
+    const limited = await startTestApp({
+      ...STRIPE_ENV,
+      STRIPE_API_URL: api.url,
+      RATE_LIMIT_PER_MINUTE: '3',
+    });
+    try {
+      const address = '3.18.12.63';
+      const deliveries = [];
+      for (let i = 0; i < 20; i++) {
+        const payload = stripeEvent('checkout.session.expired', {
+          id: randomId('cs_test'),
+          object: 'checkout.session',
+        });
+        deliveries.push((await deliver(payload, undefined, limited.app)).statusCode);
+      }
+      expect(deliveries).toEqual(Array(20).fill(200));
+      const calls = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await limited.app.inject({
+          method: 'POST',
+          url: '/web/plan/list',
+          payload: {},
+          remoteAddress: address,
+        });
+        calls.push(res.statusCode);
+      }
+      expect(calls).toEqual([200, 200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 
   it.runIf(testDatabaseKind === 'postgres')(

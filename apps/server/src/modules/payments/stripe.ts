@@ -128,5 +128,18 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         currency: (session.currency ?? '').toUpperCase(),
       };
     },
+    async closeCheckout(order) {
+      if (!order.providerRef) return;
+      try {
+        await stripe.checkout.sessions.expire(order.providerRef);
+      } catch (error) {
+        // Stripe refuses (400) to expire a session that is no longer open: completed (its payment is
+        // credited by the webhook or order/query as any other) or expired already. Either way no one
+        // can pay it any more; only a session still open means the call did not do its job.
+        if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+        const session = await stripe.checkout.sessions.retrieve(order.providerRef);
+        if (session.status === 'open') throw error;
+      }
+    },
   };
 }

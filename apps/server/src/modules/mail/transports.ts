@@ -1,0 +1,68 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { createTransport } from 'nodemailer';
+import type { MailOutboxRow } from '../../db/schema/index.ts';
+
+/** Where a claimed message goes: an SMTP server, or (without one) the log. */
+export interface MailTransport {
+  /** What a message becomes once this transport took it. */
+  delivered: 'sent' | 'logged';
+  deliver(mail: MailOutboxRow): Promise<void>;
+  /** Resolves when the server answers (connects, greets, logs in) without sending anything. */
+  check(): Promise<void>;
+}
+
+/**
+ * nodemailer waits up to 10 minutes on a silent socket; idle() at shutdown must not, and an attempt
+ * must end well within its lease. The URL's own query still wins over these.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+/**
+ * `url` is `smtp://` or `smtps://`, handed to nodemailer as is. Its query string holds nodemailer's
+ * own transport options, which is how a test server without working TLS is reached:
+ * `smtp://127.0.0.1:2525?ignoreTLS=true`.
+ */
+export function smtpTransport(url: string, from: string, log: FastifyBaseLogger): MailTransport {
+  const smtp = createTransport({ url, ...SMTP_TIMEOUTS });
+  return {
+    delivered: 'sent',
+    async deliver(mail) {
+      // A pending row always has its body (a check constraint says so).
+      await smtp.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text ?? '',
+        html: mail.html ?? '',
+      });
+      log.info({ mailId: mail.id, template: mail.template }, 'mail sent');
+    },
+    async check() {
+      await smtp.verify();
+    },
+  };
+}
+
+/** Without SMTP the log is how a developer reads a code locally, so the text goes in whole. */
+export function logTransport(log: FastifyBaseLogger): MailTransport {
+  return {
+    delivered: 'logged',
+    async deliver(mail) {
+      log.info(
+        { mailId: mail.id, to: mail.to, subject: mail.subject, text: mail.text },
+        'mail not sent (no SMTP_URL): written to the log',
+      );
+    },
+    async check() {},
+  };
+}
+
+/**
+ * True when the server was reached and refused this one message (its recipient or its content),
+ * which says nothing about the next message. Anything else (no connection, a timeout, TLS, login)
+ * means the server is not taking mail at all.
+ */
+export function refusedByServer(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'EENVELOPE' || code === 'EMESSAGE';
+}
