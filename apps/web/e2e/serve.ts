@@ -8,7 +8,7 @@ import { writeEntitlement } from '../../server/src/modules/ledger/expiry.ts';
 import { createSession } from '../../server/src/modules/sessions/repository.ts';
 import { createUser } from '../../server/src/modules/users/repository.ts';
 import { openDatabase } from '../../server/src/db/client.ts';
-import { appStoreSubscriptions } from '../../server/src/db/schema/index.ts';
+import { appStoreSubscriptions, appStoreTransactions } from '../../server/src/db/schema/index.ts';
 import { E2E_ACCOUNT, E2E_APP_STORE, E2E_BUYERS, type SessionFile, sessionFile } from './fixtures.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4180);
@@ -39,6 +39,17 @@ async function signedInUser(email: string): Promise<string> {
       expiresAt: new Date(expireAt * 1000),
       coveredUntil: new Date(expireAt * 1000),
       environment: 'Sandbox',
+    });
+    await database.db.insert(appStoreTransactions).values({
+      transactionId: `e2e-${user.id}`,
+      originalTransactionId: `e2e-${user.id}`,
+      userId: user.id,
+      productId: 'e2e.month',
+      connections: E2E_APP_STORE.connections,
+      purchasedAt: now,
+      expiresAt: new Date(expireAt * 1000),
+      notificationId: `e2e-${user.id}`,
+      grantedSeconds: expireAt - Math.floor(now.getTime() / 1000),
     });
     await writeEntitlement(database.db, user, {
       reason: 'app_store',

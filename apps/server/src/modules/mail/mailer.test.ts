@@ -296,6 +296,24 @@ describe('the mail queue', () => {
     expect(back.messages).toHaveLength(3);
   });
 
+  it('says ok again once SMTP answers, even when another instance sent what was waiting', async () => {
+    const down = await outage();
+    const clock = testClock();
+    const failing = mailer(down.url, { now: clock.now });
+    await failing.send(notice('waiting@example.com'));
+    await failing.idle();
+    expect(failing.state()).toBe('degraded');
+
+    const back = await down.restart();
+    clock.set(at(15 * SECOND));
+    const other = mailer(down.url, { now: clock.now });
+    expect(await other.deliverDue()).toMatchObject({ sent: 1 });
+    // Nothing is left for the first one to send: its next run asks the server, which answers.
+    expect(await failing.deliverDue()).toMatchObject({ sent: 0 });
+    expect(failing.state()).toBe('ok');
+    expect(back.messages).toHaveLength(1);
+  });
+
   it('brings waiting mail forward when a new message gets through', async () => {
     const down = await outage();
     const clock = testClock();

@@ -108,6 +108,8 @@ export function createMailer(options: MailerOptions): Mailer {
 
   async function serverIsBack(now: Date): Promise<void> {
     serverUnreachable = false;
+    // Answering a probe is enough: another instance may have sent everything that was waiting.
+    latestFailed = false;
     try {
       const due = await makePendingDue(db, now);
       log.info({ due }, 'SMTP takes mail again: every waiting message is due');
