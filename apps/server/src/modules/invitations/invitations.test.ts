@@ -205,49 +205,42 @@ describe('trial and invitations', () => {
       expect(await expireOf(a.account)).toBeGreaterThanOrEqual(before + DAY * 60_000 - 1000);
     });
 
-    it('12 parallel registrations through one invite link all succeed, within the cap', async () => {
-      await writeSetting(t.database.db, 'invite_daily_cap', '5');
-      const a = await register();
-      const emails = Array.from({ length: 12 }, () => newEmail());
+    /** Registers `count` new accounts through one invite link at the same moment, each with its own code. */
+    async function registerAtOnce(count: number, inviteCode: string) {
+      const emails = Array.from({ length: count }, () => newEmail());
       const codes: string[] = [];
       for (const email of emails) codes.push(await codeFor(email));
-      const replies = await Promise.all(
+      return Promise.all(
         emails.map((email, i) =>
           call('/web/login/register', {
             email,
             password: PASSWORD,
             email_code: codes[i],
-            invite_code: a.invite_code,
+            invite_code: inviteCode,
           }),
         ),
       );
-      expect(replies.map((res) => res.json().code)).toEqual(emails.map(() => 200));
-      const id = await userId(a.account);
-      expect(
-        await t.database.db.select().from(inviteRewards).where(eq(inviteRewards.inviterId, id)),
-      ).toHaveLength(5);
+    }
+
+    const rewardsOf = async (account: string) =>
+      t.database.db
+        .select()
+        .from(inviteRewards)
+        .where(eq(inviteRewards.inviterId, await userId(account)));
+
+    it('12 parallel registrations through one invite link all succeed, within the cap', async () => {
+      await writeSetting(t.database.db, 'invite_daily_cap', '5');
+      const a = await register();
+      const replies = await registerAtOnce(12, a.invite_code);
+      expect(replies.map((res) => res.json().code)).toEqual(replies.map(() => 200));
+      expect(await rewardsOf(a.account)).toHaveLength(5);
     });
 
     it('two concurrent registrations at the cap do not exceed it', async () => {
       await writeSetting(t.database.db, 'invite_daily_cap', '1');
       const a = await register();
-      const emails = [newEmail(), newEmail()];
-      const codes: string[] = [];
-      for (const email of emails) codes.push(await codeFor(email));
-      await Promise.all(
-        emails.map((email, i) =>
-          call('/web/login/register', {
-            email,
-            password: PASSWORD,
-            email_code: codes[i],
-            invite_code: a.invite_code,
-          }),
-        ),
-      );
-      const id = await userId(a.account);
-      expect(
-        await t.database.db.select().from(inviteRewards).where(eq(inviteRewards.inviterId, id)),
-      ).toHaveLength(1);
+      await registerAtOnce(2, a.invite_code);
+      expect(await rewardsOf(a.account)).toHaveLength(1);
     });
   });
 });

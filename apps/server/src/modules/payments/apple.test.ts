@@ -478,16 +478,22 @@ describe('App Store notifications', () => {
     expect(await info(active)).toMatchObject({ expire_user: expires, connections: 3, auto_renew: false });
   });
 
-  it('REFUND and REVOKE take the refunded time back; REFUND_REVERSED gives it back', async () => {
-    const { user, token, sub } = await subscriber();
-    const now = nowSeconds();
-    const first = now + 31 * DAY;
-    const initial = sub.transaction(MONTH_1, now, first);
+  /** A month bought, then renewed once: `first` is where the first month ends. */
+  async function subscribedAndRenewed() {
+    const subscribed = await subscriber();
+    const { sub } = subscribed;
+    const first = nowSeconds() + 31 * DAY;
+    const initial = sub.transaction(MONTH_1, nowSeconds(), first);
     await send(
       notification('SUBSCRIBED', 'INITIAL_BUY', { transaction: initial, renewal: sub.renewal(MONTH_1) }),
     );
     const renewal = sub.transaction(MONTH_1, first - 3600, first + 31 * DAY);
     await send(notification('DID_RENEW', undefined, { transaction: renewal, renewal: sub.renewal(MONTH_1) }));
+    return { ...subscribed, first, initial, renewal };
+  }
+
+  it('REFUND and REVOKE take the refunded time back; REFUND_REVERSED gives it back', async () => {
+    const { user, token, sub, first, initial, renewal } = await subscribedAndRenewed();
 
     const refunded = {
       ...renewal,
@@ -523,15 +529,7 @@ describe('App Store notifications', () => {
   });
 
   it('shows the store period of the latest transaction not refunded or revoked, or none', async () => {
-    const { token, sub } = await subscriber();
-    const now = nowSeconds();
-    const first = now + 31 * DAY;
-    const initial = sub.transaction(MONTH_1, now, first);
-    await send(
-      notification('SUBSCRIBED', 'INITIAL_BUY', { transaction: initial, renewal: sub.renewal(MONTH_1) }),
-    );
-    const renewal = sub.transaction(MONTH_1, first - 3600, first + 31 * DAY);
-    await send(notification('DID_RENEW', undefined, { transaction: renewal, renewal: sub.renewal(MONTH_1) }));
+    const { token, first, initial, renewal } = await subscribedAndRenewed();
     expect((await info(token)).app_store_expire).toBe(first + 31 * DAY);
 
     const revoked = (transaction: object) => ({
