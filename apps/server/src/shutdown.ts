@@ -10,7 +10,8 @@ export function trackRequestsInFlight(app: FastifyInstance): { cutUnfinishedUplo
   const requests = new Set<IncomingMessage>();
   app.addHook('onRequest', async (request) => {
     requests.add(request.raw);
-    request.raw.socket.once('close', () => requests.delete(request.raw));
+    // On the request, not its socket: a keep-alive socket would gather one listener per request.
+    request.raw.once('close', () => requests.delete(request.raw));
   });
   app.addHook('onResponse', async (request) => {
     requests.delete(request.raw);

@@ -29,6 +29,10 @@ export async function insertOutboxMail(db: Database, mail: NewOutboxMail): Promi
 
 const unleased = (now: Date) => or(isNull(mailOutbox.leaseUntil), lte(mailOutbox.leaseUntil, now));
 
+/** Waiting, its next attempt come, and no instance attempting it. */
+const due = (now: Date) =>
+  and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, now), unleased(now));
+
 /**
  * Claims the most urgent due message for one attempt, or none. SKIP LOCKED lets several instances
  * claim at once without waiting on each other, and the lease keeps every other claim off the row
@@ -39,24 +43,17 @@ export async function claimDueMail(
   now: Date,
   leaseUntil: Date,
 ): Promise<MailOutboxRow | undefined> {
-  const due = db
+  const next = db
     .select({ id: mailOutbox.id })
     .from(mailOutbox)
-    .where(
-      and(
-        eq(mailOutbox.status, 'pending'),
-        lte(mailOutbox.nextAttemptAt, now),
-        unleased(now),
-        or(isNull(mailOutbox.codeExpiresAt), gt(mailOutbox.codeExpiresAt, now)),
-      ),
-    )
+    .where(and(due(now), or(isNull(mailOutbox.codeExpiresAt), gt(mailOutbox.codeExpiresAt, now))))
     .orderBy(asc(mailOutbox.priority), asc(mailOutbox.nextAttemptAt), asc(mailOutbox.createdAt))
     .limit(1)
     .for('update', { skipLocked: true });
   const [row] = await db
     .update(mailOutbox)
     .set({ leaseUntil })
-    .where(inArray(mailOutbox.id, due))
+    .where(inArray(mailOutbox.id, next))
     .returning();
   return row;
 }
@@ -111,11 +108,7 @@ export async function expireCodeMails(db: Database, now: Date): Promise<number> 
 
 /** Whether any message is due now; a run that finds none may check whether SMTP is back. */
 export async function hasDueMail(db: Database, now: Date): Promise<boolean> {
-  const [row] = await db
-    .select({ id: mailOutbox.id })
-    .from(mailOutbox)
-    .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, now), unleased(now)))
-    .limit(1);
+  const [row] = await db.select({ id: mailOutbox.id }).from(mailOutbox).where(due(now)).limit(1);
   return row !== undefined;
 }
 
