@@ -2,7 +2,14 @@ import type { Page } from '@playwright/test';
 import { codeIn, startSmtpCatcher, type SmtpCatcher } from '../../server/src/testing/smtp-catcher.ts';
 import { formatExpiry } from '../src/lib/dates.ts';
 import { SMTP_CATCHER_PORT } from './fixtures.ts';
-import { callBody, expect, openAccountDialog, storedSession, test } from './support.ts';
+import {
+  callBody,
+  chooseFromAccountMenu,
+  expect,
+  openAccountDialog,
+  storedSession,
+  test,
+} from './support.ts';
 
 // The server of serve.ts sends its mail here (SMTP_URL from playwright.config.ts).
 let mail: SmtpCatcher;
@@ -73,10 +80,9 @@ test('register, change password, sign out and in, change e-mail, reset a forgott
   await expect(passwordDialog).toBeHidden();
 
   // Sign out.
-  await page.getByRole('button', { name: 'Account menu' }).click();
   // Logging out reloads the page (spec section 4).
   const reloaded = page.waitForEvent('load');
-  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await chooseFromAccountMenu(page, 'Log out');
   await reloaded;
   await expect(page).toHaveURL('/login');
   expect(await storedSession(page)).toEqual({ token: null, user: null });

@@ -1,14 +1,13 @@
 import { e2eToken } from './fixtures.ts';
-import { callBody, expect, signIn, storedSession, test } from './support.ts';
+import { callBody, chooseFromAccountMenu, expect, signIn, storedSession, test } from './support.ts';
 
 test('log out ends the session on the server and clears it in the browser', async ({ page, request }) => {
   await signIn(page);
   await page.goto('/order');
   await expect(page.getByRole('banner').getByRole('heading', { name: 'My orders' })).toBeVisible();
 
-  await page.getByRole('button', { name: 'Account menu' }).click();
   const loggedOut = page.waitForResponse((response) => response.url().endsWith('/web/login/out'));
-  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await chooseFromAccountMenu(page, 'Log out');
   expect((await loggedOut).status()).toBe(200);
 
   await expect(page).toHaveURL('/login');

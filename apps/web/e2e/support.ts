@@ -81,12 +81,17 @@ export async function expectNoAccessibilityViolations(page: Page, include?: stri
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
-/** An account dialog ("User info", "Change password", …), from the account menu; visible. */
-export async function openAccountDialog(page: Page, item: string): Promise<Locator> {
+/** Opens the account menu and clicks one of its items, once the menu has finished sliding in. */
+export async function chooseFromAccountMenu(page: Page, item: string): Promise<void> {
   await page.getByRole('button', { name: 'Account menu' }).click();
   // A click while the menu slides in can miss: Playwright's retry scrolls the page under the menu.
   await expect(page.locator('.ant-dropdown')).not.toHaveClass(/ant-slide-up-appear/);
   await page.getByRole('menuitem', { name: item }).click();
+}
+
+/** An account dialog ("User info", "Change password", …), from the account menu; visible. */
+export async function openAccountDialog(page: Page, item: string): Promise<Locator> {
+  await chooseFromAccountMenu(page, item);
   const dialog = page.getByRole('dialog', { name: item });
   await expect(dialog).toBeVisible();
   return dialog;
