@@ -87,9 +87,11 @@ describe('config', () => {
       PAYMENT_PROVIDER: 'stripe',
       STRIPE_SECRET_KEY: 'sk_live_x',
       STRIPE_WEBHOOK_SECRET: 'whsec_x',
-      STRIPE_PAYMENT_METHODS: 'card, alipay,wechat_pay',
+      STRIPE_PAYMENT_METHODS: 'card, wechat_pay,alipay,card',
     });
-    expect(stripe.payments.stripe.methods).toEqual(['card', 'alipay', 'wechat_pay']);
+    // In the order the buy page offers them, whatever the order of the list.
+    expect(stripe.payments.stripe.methods).toEqual(['alipay', 'wechat_pay', 'card']);
+    expect(loadConfig({}).payments.stripe.methods).toEqual(['card']);
   });
 
   it('keeps App Store notifications off until APPLE_BUNDLE_ID, then needs the other Apple keys', () => {

@@ -2,14 +2,11 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { PERIOD_NAMES, type Period } from '@skyway/shared/plans';
+import { PAY_METHODS, type PayMethod, PERIOD_NAMES, type Period } from '@skyway/shared/plans';
 import { PLATFORMS, type Download } from '@skyway/shared/site';
 
 export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
-/** Stripe Checkout's names of the methods this site offers (Alipay and WeChat Pay need enabling in Stripe). */
-export const STRIPE_PAYMENT_METHODS = ['card', 'alipay', 'wechat_pay'] as const;
-export type StripePaymentMethod = (typeof STRIPE_PAYMENT_METHODS)[number];
 /** Apple's names of its environments (the library's Environment values). */
 export const APPLE_ENVIRONMENTS = ['Sandbox', 'Production', 'LocalTesting', 'Xcode'] as const;
 export type AppleEnvironmentName = (typeof APPLE_ENVIRONMENTS)[number];
@@ -164,12 +161,15 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText.pipe(
     z.string().startsWith('whsec_', "expected the webhook endpoint's signing secret (whsec_…)").optional(),
   ),
+  // The site's PAY_METHODS are Stripe Checkout's own names (Alipay and WeChat Pay need enabling in
+  // Stripe); kept in PAY_METHODS order, the order the buy page offers them in.
   STRIPE_PAYMENT_METHODS: z
     .string()
     .trim()
     .default('card')
     .transform((value) => value.split(',').map((method) => method.trim()))
-    .pipe(z.array(z.enum(STRIPE_PAYMENT_METHODS)).min(1)),
+    .pipe(z.array(z.enum(PAY_METHODS)).min(1))
+    .transform((methods) => PAY_METHODS.filter((method) => methods.includes(method))),
   STRIPE_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   ORDERS_EVERY_MINUTES: z.coerce.number().int().min(0).default(1),
   APPLE_BUNDLE_ID: optionalText,
@@ -356,7 +356,8 @@ export interface PaymentsConfig {
   stripe: {
     secretKey: string;
     webhookSecret: string;
-    methods: StripePaymentMethod[];
+    /** The methods the buy page offers, in PAY_METHODS order. */
+    methods: PayMethod[];
     /** Another address for Stripe's API (a test server, an egress proxy); unset: Stripe's own. */
     apiUrl: string | undefined;
   };

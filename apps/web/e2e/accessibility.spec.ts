@@ -1,21 +1,14 @@
 import type { Locator, Page } from '@playwright/test';
-import { LANGUAGES, type Language } from '@skyway/shared/languages';
-import { STORAGE_KEYS } from '../src/lib/storage-keys.ts';
-import { expect, expectNoAccessibilityViolations, signIn, test } from './support.ts';
+import { LANGUAGES } from '@skyway/shared/languages';
+import { expect, expectNoAccessibilityViolations, signIn, test, useLanguage } from './support.ts';
 
 const PAGES = ['/download', '/privacy', '/service', '/use'];
 /** Console pages, signed in; each is checked once its content from the server is on screen. */
 const CONSOLE_PAGES: { url: string; ready: (page: Page) => Locator }[] = [
   { url: '/buy', ready: (page) => page.locator('.plan-card') },
   { url: '/order', ready: (page) => page.locator('.ant-table-placeholder, .ant-table-row') },
+  { url: '/invite', ready: (page) => page.getByTestId('share-link') },
 ];
-
-async function useLanguage(page: Page, language: Language) {
-  await page.addInitScript(({ key, language }) => localStorage.setItem(key, language), {
-    key: STORAGE_KEYS.language,
-    language,
-  });
-}
 
 for (const language of LANGUAGES) {
   for (const url of PAGES) {

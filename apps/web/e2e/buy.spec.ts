@@ -1,6 +1,7 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { formatDateTime } from '@skyway/shared/dates';
-import { applyPurchase, formatYuan, PERIODS, type Entitlement, type PlanList } from '@skyway/shared/plans';
+import { formatYuan } from '@skyway/shared/money';
+import { applyPurchase, PERIODS, type Entitlement, type PlanList } from '@skyway/shared/plans';
 import { SUBSCRIBE_TYPES, type User, type UserInfo } from '@skyway/shared/user';
 import { formatExpiry } from '../src/lib/dates.ts';
 import { buyerToken, E2E_BUYERS } from './fixtures.ts';
@@ -58,7 +59,7 @@ async function buyAndPay(page: Page, amount: string): Promise<{ dialog: Locator;
   await page.getByRole('button', { name: 'Buy now' }).click();
   await expect(page).toHaveURL(/\/pay\/sandbox\/[^/?]+/);
   await expect(page.getByText(amount).first()).toBeVisible();
-  await page.getByRole('button', { name: 'Pay' }).click();
+  await page.getByRole('button', { name: 'Pay with Alipay (test)' }).click();
   await expect(page).toHaveURL(/\/buy\?order_id=[^&]+$/);
   const orderId = new URL(page.url()).searchParams.get('order_id') ?? '';
   const dialog = page.getByRole('dialog', { name: 'Payment inquiry' });
@@ -103,7 +104,7 @@ test('buy a month for one connection at the sandbox checkout: paid, listed, and 
   expect(expiry).toBeGreaterThanOrEqual(before + MONTH.days * 86_400);
   expect(expiry).toBeLessThanOrEqual(after + MONTH.days * 86_400);
   await expect(page.getByTestId('expiry')).toHaveText(formatExpiry(expiry) ?? '');
-  await expect(status.locator('.subscription-tag')).toHaveText('Card payment');
+  await expect(status.locator('.subscription-tag')).toHaveText('Online payment');
   await done(page, dialog);
 
   await page
@@ -184,7 +185,7 @@ test('an upgrade applies at once, a downgrade at expiry', async ({ page, request
   const info = await openAccountDialog(page, 'User info');
   await expect(info).toContainText('Connections2');
   await expect(info).toContainText(`Connections from ${switchAt}1`);
-  await expect(info).toContainText('Card payment');
+  await expect(info).toContainText('Online payment');
 
   // Three paid orders, newest first.
   await page.goto('/order');

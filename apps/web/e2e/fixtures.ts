@@ -44,6 +44,15 @@ export function buyerToken(account: string, port = Number(process.env.E2E_PORT ?
   return token;
 }
 
+/** A signed-in account that serve.ts made on a journey's request. */
+export interface FreshAccount {
+  account: string;
+  token: string;
+}
+
+/** The port of serve.ts's controls for the journeys (fresh accounts, operator settings). */
+export const controlPort = (port: number) => port + 1;
+
 /**
  * Where the accounts journey's SMTP server listens; serve.ts gets its URL through E2E_SMTP_URL. The
  * query makes nodemailer skip STARTTLS, which the catcher does not offer (smtp-catcher.ts).

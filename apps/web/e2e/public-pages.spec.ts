@@ -1,12 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { HTML_LANG, LANGUAGES, type Language } from '@skyway/shared/languages';
 import type { Page } from '@playwright/test';
-import { STORAGE_KEYS } from '../src/lib/storage-keys.ts';
-import { expect, test } from './support.ts';
-
-/** Where the journeys leave a screenshot of every public page, language and width, for review. */
-const SCREENSHOT_DIR = path.join(import.meta.dirname, 'screenshots');
+import { expect, type Json, locale, saveScreenshot, test, useLanguage } from './support.ts';
 
 // What the server that serve.ts starts is configured with (the defaults).
 const SITE = 'Skyway';
@@ -14,13 +8,6 @@ const EMAIL = 'support@example.com';
 
 const LEGAL_PAGES = { '/privacy': 'privacy', '/service': 'service', '/use': 'use' } as const;
 const WIDTHS = [375, 1280];
-
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-
-function locale(language: Language, namespace: string): Record<string, Json> {
-  const file = path.join(import.meta.dirname, '../src/locales', language, `${namespace}.json`);
-  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, Json>;
-}
 
 /** Every text of a translation subtree that a reader sees: all strings but meta data and anchor ids. */
 function visibleTexts(node: Json, key = ''): string[] {
@@ -36,10 +23,7 @@ function visibleTexts(node: Json, key = ''): string[] {
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 async function openIn(page: Page, language: Language, url: string) {
-  await page.addInitScript(({ key, language }) => localStorage.setItem(key, language), {
-    key: STORAGE_KEYS.language,
-    language,
-  });
+  await useLanguage(page, language);
   await page.goto(url);
   await expect(page.locator('html')).toHaveAttribute('lang', HTML_LANG[language]);
 }
@@ -93,10 +77,7 @@ for (const language of LANGUAGES) {
         for (const url of ['/download', ...Object.keys(LEGAL_PAGES), '/login']) {
           await openIn(page, language, url);
           await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-          await page.screenshot({
-            path: path.join(SCREENSHOT_DIR, `${url.slice(1)}-${language}-${width}.png`),
-            fullPage: true,
-          });
+          await saveScreenshot(page, url.slice(1), language, width);
         }
       }
     });

@@ -15,6 +15,8 @@ test('a token the server rejects signs the user out locally and leads to /login'
   expect(path(page)).toBe('/login');
   await expect(page.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
   // The server's message, shown after the reload that the sign-out caused: the page has settled.
-  await expect(page.locator('.ant-message-notice')).toBeVisible();
+  await expect(page.locator('.ant-message-notice')).toHaveText(
+    'Your session has expired; please sign in again',
+  );
   expect(await storedSession(page)).toEqual({ token: null, user: null });
 });

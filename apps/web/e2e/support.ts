@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import nodePath from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, test as base, expect, type Locator, type Page } from '@playwright/test';
 import { signParams } from '@skyway/shared/signing';
 import type { User, UserInfo } from '@skyway/shared/user';
 import { STORAGE_KEYS } from '../src/lib/storage-keys.ts';
-import { E2E_ACCOUNT, e2eToken } from './fixtures.ts';
+import type { Language } from '@skyway/shared/languages';
+import { controlPort, E2E_ACCOUNT, e2eToken, type FreshAccount } from './fixtures.ts';
 
 export { expect };
 
@@ -101,4 +104,56 @@ export async function openAccountDialog(page: Page, item: string): Promise<Locat
 export async function userInfo(request: APIRequestContext, token: string): Promise<UserInfo> {
   const reply = await request.post('/web/user/info', { data: callBody(), headers: { authorization: token } });
   return ((await reply.json()) as { data: UserInfo }).data;
+}
+
+/** The page shows itself in a language from its first load, as a stored choice makes it. */
+export async function useLanguage(page: Page, language: Language): Promise<void> {
+  await page.addInitScript(({ key, language }) => localStorage.setItem(key, language), {
+    key: STORAGE_KEYS.language,
+    language,
+  });
+}
+
+const control = (path: string) =>
+  `http://127.0.0.1:${controlPort(Number(process.env.E2E_PORT ?? 4180))}${path}`;
+
+/** A new signed-in account from serve.ts; `invitedBy` makes it that account's invitee. */
+export async function freshAccount(request: APIRequestContext, invitedBy?: string): Promise<FreshAccount> {
+  const reply = await request.post(control('/account'), { data: { invited_by: invitedBy } });
+  expect(reply.ok()).toBe(true);
+  return (await reply.json()) as FreshAccount;
+}
+
+/** Signs the page in as a fresh account (see signIn). */
+export async function signInAs(page: Page, { account, token }: FreshAccount): Promise<void> {
+  await signIn(page, token, { ...seededUser, account });
+}
+
+/** Sets an operator setting as `npm run settings -- set` does; without a value, resets it. */
+export async function setSetting(request: APIRequestContext, key: string, value?: string): Promise<void> {
+  const reply = await request.post(control('/setting'), { data: { key, value } });
+  expect(reply.ok()).toBe(true);
+}
+
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/** A translation file of the site, as the page shows it in that language. */
+export function locale(language: Language, namespace: string): Record<string, Json> {
+  const file = nodePath.join(import.meta.dirname, '../src/locales', language, `${namespace}.json`);
+  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, Json>;
+}
+
+/** Where the journeys leave full-page screenshots for a reviewer: `<page>-<language>-<width>.png`. */
+const SCREENSHOT_DIR = nodePath.join(import.meta.dirname, 'screenshots');
+
+export async function saveScreenshot(
+  page: Page,
+  name: string,
+  language: Language,
+  width: number,
+): Promise<void> {
+  await page.screenshot({
+    path: nodePath.join(SCREENSHOT_DIR, `${name}-${language}-${width}.png`),
+    fullPage: true,
+  });
 }

@@ -32,7 +32,10 @@ export const REASONS = [
   'signature_missing',
   'signature_invalid',
   'signature_stale',
+  // 401 without a token; `session_expired`: a token was sent but its session has ended (expired,
+  // signed out, or ended by a password change), so the client signs out and asks to sign in again.
   'not_signed_in',
+  'session_expired',
   'account_revoked',
   'credentials_invalid',
   'password_too_common',

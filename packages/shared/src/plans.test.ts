@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyPurchase,
-  applyTime,
-  type Entitlement,
-  formatYuan,
-  orderAmount,
-  PERIODS,
-  settleEntitlement,
-} from './plans.ts';
+import { applyPurchase, applyTime, type Entitlement, PERIODS, settleEntitlement } from './plans.ts';
+import { formatYuan, orderAmount } from './money.ts';
 
 const DAY = 86_400;
 const NOW = 1_800_000_000;

@@ -22,18 +22,21 @@ export interface Plan {
   unit_price: number;
 }
 
-/** Reply of `/web/plan/list`. */
+/**
+ * How a buyer pays an order: the methods of the card provider (Stripe Checkout, or the sandbox's
+ * simulation of each). Listed in the order the buy page offers them: the two that Chinese-speaking
+ * buyers use most first.
+ */
+export const PAY_METHODS = ['alipay', 'wechat_pay', 'card'] as const;
+export type PayMethod = (typeof PAY_METHODS)[number];
+
+/** Reply of `/web/plan/list`: `pay_methods` are those the operator enabled, in PAY_METHODS order. */
 export interface PlanList {
   currency: typeof CURRENCY;
   max_connections: number;
   plans: Plan[];
+  pay_methods: PayMethod[];
 }
-
-/** The price of an order in fen: the period's unit price times the connections. */
-export const orderAmount = (unitPrice: number, connections: number) => unitPrice * connections;
-
-/** `¥30.00` from 3000 fen. */
-export const formatYuan = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
 
 /** An account's access at a moment: all times in unix seconds, 0 = none. */
 export interface Entitlement {
@@ -120,9 +123,6 @@ export function applyTime(
 
 const orderId = z.string().trim().min(1).max(64);
 
-export const PAY_METHODS = ['card'] as const;
-export type PayMethod = (typeof PAY_METHODS)[number];
-
 export const orderCreateRequest = z.object({
   period: z.enum(PERIOD_NAMES),
   connections: z.coerce.number().int().min(1).max(1000),
@@ -146,6 +146,8 @@ export interface Order {
   connections: number;
   amount: number;
   currency: typeof CURRENCY;
+  /** The method the buyer chose; a paid order was paid with it (its checkout offers no other). */
+  pay_method: PayMethod;
   status: OrderStatus;
   create_time: number;
   pay_time: number;

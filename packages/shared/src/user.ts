@@ -27,5 +27,7 @@ export const userInfoSchema = userSchema.extend({
   /** The end of the current app-store period (unix seconds; 0 = no app-store subscription). */
   app_store_expire: z.number().int(),
   app_account_token: z.string(),
+  /** When the access the free trial granted ends (unix seconds); 0 = the trial was never claimed. */
+  trial_end: z.number().int(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;

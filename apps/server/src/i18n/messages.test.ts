@@ -26,6 +26,22 @@ describe('server messages', () => {
     }
   });
 
+  it('addresses the customer as 您 in Chinese, never 你', () => {
+    for (const language of ['zh', 'tw'] as const) {
+      for (const [key, text] of Object.entries(MESSAGES[language])) expect(text, key).not.toContain('你');
+    }
+    expect(MESSAGES.zh.trial_claimed).toBe('您已领取过免费试用');
+  });
+
+  it('points to the spam folder when a code is sent, and to signing in again when a session ended', () => {
+    expect(MESSAGES.en.code_sent).toMatch(/spam folder/);
+    expect(MESSAGES.zh.code_sent).toContain('垃圾邮件');
+    expect(MESSAGES.tw.code_sent).toContain('垃圾郵件');
+    expect(MESSAGES.en.session_expired).toBe('Your session has expired; please sign in again');
+    expect(MESSAGES.zh.session_expired).toBe('登录已过期，请重新登录');
+    expect(MESSAGES.tw.session_expired).toBe('登入已過期，請重新登入');
+  });
+
   it('fills placeholders and labels the field', () => {
     expect(translate('zh', 'field_required', { field: 'email_code' })).toBe('请输入验证码');
     expect(translate('en', 'too_many_requests', { retry_after: 30 })).toContain('30 seconds');

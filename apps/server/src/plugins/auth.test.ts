@@ -39,16 +39,22 @@ describe('sign-in on calls', () => {
         auto_renew: false,
         app_account_token: user.id,
         app_store_expire: 0,
+        trial_end: 0,
       });
     }
   });
 
-  it('answers 401 without a token or with an unknown one', async () => {
-    for (const header of [undefined, 'not-a-token']) {
-      const res = await info(header);
-      expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ code: 401, msg: 'Please sign in', data: { reason: 'not_signed_in' } });
-    }
+  it('answers 401 without a token, and says the session has expired with an unknown one', async () => {
+    const res = await info();
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ code: 401, msg: 'Please sign in', data: { reason: 'not_signed_in' } });
+    const unknown = await info('not-a-token');
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json()).toEqual({
+      code: 401,
+      msg: 'Your session has expired; please sign in again',
+      data: { reason: 'session_expired' },
+    });
   });
 
   it('stores only a hash of the token', async () => {
@@ -72,7 +78,18 @@ describe('sign-in on calls', () => {
     expect(slid?.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 60 * 60 * 1000);
 
     await t.database.db.update(sessions).set({ expiresAt: past }).where(eq(sessions.userId, user.id));
-    expect((await info(token)).statusCode).toBe(401);
+    const expired = await t.app.inject({
+      method: 'POST',
+      url: '/web/user/info',
+      payload: { l: 'zh-cn' },
+      headers: { authorization: token },
+    });
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json()).toEqual({
+      code: 401,
+      msg: '登录已过期，请重新登录',
+      data: { reason: 'session_expired' },
+    });
   });
 
   it('signs out: the token is dead afterwards', async () => {
@@ -83,7 +100,7 @@ describe('sign-in on calls', () => {
       headers: { authorization: token },
     });
     expect(out.json()).toMatchObject({ code: 200, data: {} });
-    expect((await info(token)).statusCode).toBe(401);
+    expect((await info(token)).json()).toMatchObject({ code: 401, data: { reason: 'session_expired' } });
   });
 
   it('answers 403 to a revoked account', async () => {
@@ -96,14 +113,24 @@ describe('sign-in on calls', () => {
 
   it('lets an optional call through without a good token, and gives it the user with one', async () => {
     const { token } = await signedInUser(t.database);
-    const without = await t.app.inject({
-      method: 'POST',
-      url: '/web/login/verify_email',
-      payload: { email: 'nobody@example.com', scene: 'email' },
-      headers: { authorization: 'not-a-token' },
+    const verify = (payload: object, authorization?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/web/login/verify_email',
+        payload,
+        headers: authorization ? { authorization } : {},
+      });
+    // Another scene goes on without the user, whatever token the browser still holds.
+    expect((await verify({ email: 'stale@example.com', scene: 'register' }, 'not-a-token')).json().code).toBe(
+      200,
+    );
+    // The change-email scene needs the user: without one the call itself says so, as a required call would.
+    expect((await verify({ email: 'nobody@example.com', scene: 'email' })).json()).toMatchObject({
+      code: 401,
+      data: { reason: 'not_signed_in' },
     });
-    // The change-email scene needs the user: without one the call itself says so.
-    expect(without.json()).toMatchObject({ code: 401, data: { reason: 'not_signed_in' } });
+    const without = await verify({ email: 'nobody@example.com', scene: 'email' }, 'not-a-token');
+    expect(without.json()).toMatchObject({ code: 401, data: { reason: 'session_expired' } });
     const withUser = await t.app.inject({
       method: 'POST',
       url: '/web/login/verify_email',

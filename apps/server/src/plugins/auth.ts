@@ -25,9 +25,13 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
   return value ? value : undefined;
 }
 
-/** The signed-in user of a route declared `auth: 'required'`. */
+/** Why a call has no user: no token at all, or one whose session has ended (the client signs in again). */
+const notSignedIn = (token: string | undefined) =>
+  new AppError(401, token ? 'session_expired' : 'not_signed_in');
+
+/** The signed-in user of a route declared `auth: 'required'`, or of an `optional` one that needs it. */
 export function signedIn(request: FastifyRequest): { user: UserRow; session: SessionRow } {
-  if (!request.user || !request.session) throw new AppError(401, 'not_signed_in');
+  if (!request.user || !request.session) throw notSignedIn(tokenFromHeader(request.headers.authorization));
   return { user: request.user, session: request.session };
 }
 
@@ -49,7 +53,7 @@ export const authPlugin = fp(
       const found = token ? await findLiveSession(options.db, token) : undefined;
       if (!found || found.user.revokedAt) {
         if (need === 'optional') return;
-        throw found ? new AppError(403, 'account_revoked') : new AppError(401, 'not_signed_in');
+        throw found ? new AppError(403, 'account_revoked') : notSignedIn(token);
       }
       request.user = found.user;
       request.session = found.session;

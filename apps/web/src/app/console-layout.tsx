@@ -11,6 +11,7 @@ import { ChangePasswordDialog } from '../features/account/components/change-pass
 import { UserInfoDialog } from '../features/account/components/user-info-dialog.tsx';
 import { UserMenu, type AccountDialog } from '../features/account/components/user-menu.tsx';
 import { TrialDialog } from '../features/trial/components/trial-dialog.tsx';
+import { TrialStatus } from '../features/trial/components/trial-status.tsx';
 import { MOBILE_QUERY, useMediaQuery } from '../lib/use-media-query.ts';
 import { useSiteConf } from '../lib/site-conf.ts';
 import { useUserInfo } from '../lib/user-info.ts';
@@ -119,7 +120,7 @@ function ConsoleFrame() {
       <UserInfoDialog
         open={dialog === 'userInfo'}
         onClose={closeDialog}
-        onClaimTrial={requestTrial}
+        trial={<TrialStatus onClaim={requestTrial} />}
         pending={pendingConnections}
         appStore={userInfo ? { autoRenew: userInfo.auto_renew, periodEnd: userInfo.app_store_expire } : null}
       />

@@ -1,17 +1,15 @@
-import {
-  GiftOutlined,
-  HomeOutlined,
-  ShoppingCartOutlined,
-  TeamOutlined,
-  UnorderedListOutlined,
-} from '@ant-design/icons';
-import { Button, Menu, type MenuProps } from 'antd';
+import { HomeOutlined, ShoppingCartOutlined, TeamOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { Menu, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { LinkButton } from '../components/link-button.tsx';
 import { Logo } from '../components/logo.tsx';
 import { SubscriptionTag } from '../features/account/components/subscription-tag.tsx';
+import { TrialStatus } from '../features/trial/components/trial-status.tsx';
+import { useTrialState } from '../features/trial/hooks/use-trial-state.ts';
 import { formatExpiry } from '../lib/dates.ts';
 import { useSession } from '../lib/session.ts';
+import { useNowSeconds } from '../lib/use-now-seconds.ts';
 import { normalizePath } from './route-guard.ts';
 
 export const CONSOLE_PAGES = [
@@ -19,6 +17,9 @@ export const CONSOLE_PAGES = [
   { path: '/order', label: 'nav.order', icon: <UnorderedListOutlined /> },
   { path: '/invite', label: 'nav.invite', icon: <TeamOutlined /> },
 ] as const;
+
+/** Whether the access has ended is a matter of minutes. */
+const TICK_MS = 60_000;
 
 interface Props {
   /** On small screens the panel is a drawer that also carries Home (the spec's small-screen menu). */
@@ -31,6 +32,9 @@ export function ConsoleSidePanel({ compact, siteName, onClaimTrial }: Props) {
   const { t } = useTranslation();
   const { user } = useSession();
   const location = useLocation();
+  const trial = useTrialState();
+  const now = useNowSeconds(TICK_MS);
+  const path = normalizePath(location.pathname);
 
   const pages = compact
     ? [{ path: '/', label: 'nav.home', icon: <HomeOutlined /> } as const, ...CONSOLE_PAGES]
@@ -41,6 +45,12 @@ export function ConsoleSidePanel({ compact, siteName, onClaimTrial }: Props) {
     label: <Link to={page.path}>{t(page.label)}</Link>,
   }));
 
+  // Issue 12: without access the panel offers a next step, the trial while it can be claimed (its
+  // button), else the plans; /buy shows the plans itself.
+  const hasAccess = (user?.expire_user ?? 0) > now;
+  const offerPlans =
+    !hasAccess && path !== '/buy' && trial.status !== 'claimable' && trial.status !== 'loading';
+
   return (
     <div className="console-side">
       {!compact && (
@@ -49,7 +59,7 @@ export function ConsoleSidePanel({ compact, siteName, onClaimTrial }: Props) {
         </Link>
       )}
       <nav aria-label={t('nav.consoleMenu')} className="console-side__nav">
-        <Menu mode="inline" selectedKeys={[normalizePath(location.pathname)]} items={items} />
+        <Menu mode="inline" selectedKeys={[path]} items={items} />
       </nav>
       <section className="console-side__status" aria-label={t('nav.subscription')}>
         <div className="console-side__row">
@@ -59,9 +69,12 @@ export function ConsoleSidePanel({ compact, siteName, onClaimTrial }: Props) {
         <div className="console-side__expiry" data-testid="expiry">
           {formatExpiry(user?.expire_user) ?? t('expiry.none')}
         </div>
-        <Button type="primary" block icon={<GiftOutlined />} onClick={onClaimTrial}>
-          {t('actions.claimTrial')}
-        </Button>
+        <TrialStatus onClaim={onClaimTrial} primary />
+        {offerPlans && (
+          <LinkButton type="primary" block icon={<ShoppingCartOutlined />} to="/buy">
+            {t('actions.seePlans')}
+          </LinkButton>
+        )}
       </section>
     </div>
   );

@@ -12,8 +12,8 @@ export const antdTheme: ThemeConfig = {
     // the console's light backgrounds; this slate is 5:1 on all of them.
     colorTextDescription: '#5f6b7a',
     colorTextTertiary: '#5f6b7a',
-    fontFamily:
-      "system-ui, -apple-system, 'Segoe UI', Roboto, 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', sans-serif",
+    // The website's stack (global.css), which picks Traditional Chinese fonts for zh-TW.
+    fontFamily: 'var(--font)',
   },
   components: {
     Layout: { headerBg: '#ffffff', siderBg: '#ffffff', bodyBg: '#f5f7fb', headerPadding: '0 24px' },

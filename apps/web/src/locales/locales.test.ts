@@ -56,6 +56,13 @@ describe('translations', () => {
       expect({ missing, extra }).toEqual({ missing: [], extra: [] });
     });
 
+    it.each(['zh', 'tw'])('%s addresses the customer as 您, never 你', (language) => {
+      const informal = [...leaves(find(language, namespace)?.content)].filter(([, text]) =>
+        String(text).includes('你'),
+      );
+      expect(informal.map(([key]) => key)).toEqual([]);
+    });
+
     it.each(LANGUAGES)('%s has a non-empty text with the same placeholders for each key', (language) => {
       const texts = leaves(find(language, namespace)?.content);
       for (const [key, english] of reference) {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { PayMethod } from '@skyway/shared/plans';
 import { users } from './users.ts';
 
 /** The plans on sale: periods are fixed by the legal text, unit prices (fen per connection) are the operator's. */
@@ -29,7 +30,7 @@ export const orders = pgTable(
     unitPrice: integer('unit_price').notNull(),
     amount: integer('amount').notNull(),
     currency: text('currency').notNull(),
-    payMethod: text('pay_method').notNull(),
+    payMethod: text('pay_method').$type<PayMethod>().notNull(),
     provider: text('provider').notNull(),
     // The provider's checkout (a Stripe Checkout Session id; the sandbox's own token).
     providerRef: text('provider_ref'),

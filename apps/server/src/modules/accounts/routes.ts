@@ -38,7 +38,8 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountDeps): Pr
         ip: request.ip,
         language: requestLanguage(request),
         now: new Date(),
-        signedIn: request.user,
+        // The change-email scene is the signed-in user's own: without a live session it stops here.
+        signedIn: request.body.scene === 'email' ? signedIn(request).user : request.user,
       });
       return ok(request, {}, 'code_sent');
     },

@@ -61,6 +61,7 @@ interface CodeRequest {
   ip: string;
   language: Language;
   now: Date;
+  /** The caller's user: always there for the change-email scene (the route requires a live session). */
   signedIn: UserRow | null;
 }
 
@@ -104,7 +105,6 @@ function codeRequestMail(request: CodeRequest, owner: UserRow | undefined, issue
  */
 export async function requestEmailCode(deps: AccountDeps, request: CodeRequest): Promise<void> {
   const { db, mailer, counters } = deps;
-  if (request.scene === 'email' && !request.signedIn) throw new AppError(401, 'not_signed_in');
   await checkCodeLimits(counters, request);
   const owner = await findUserByEmail(db, request.email);
   const issued = await issueCode(db, request);

@@ -93,8 +93,12 @@ describe('trial and invitations', () => {
     });
   });
 
+  const trialEndOf = async (token: string) =>
+    (await call('/web/user/info', {}, token)).json().data.trial_end as number;
+
   it('grants the trial once, from now, with a ledger row; the second claim is a localized 409', async () => {
     const a = await register();
+    expect(await trialEndOf(a.token)).toBe(0);
     const before = Date.now();
     const first = await call('/web/invite/claim', {}, a.token);
     expect(first.json()).toMatchObject({ code: 200, data: { trial_time: DAY } });
@@ -104,7 +108,7 @@ describe('trial and invitations', () => {
     const second = await call('/web/invite/claim', { l: 'zh-cn' }, a.token);
     expect(second.json()).toEqual({
       code: 409,
-      msg: '你已经领取过免费试用',
+      msg: '您已领取过免费试用',
       data: { reason: 'trial_claimed' },
     });
     const ledger = await t.database.db
@@ -113,6 +117,8 @@ describe('trial and invitations', () => {
       .where(eq(expiryLedger.userId, await userId(a.account)));
     expect(ledger).toHaveLength(1);
     expect(ledger[0]).toMatchObject({ reason: 'trial', seconds: DAY * 60, fromExpireAt: null });
+    // The user's info says when the trial's access ends; the refused second claim changes nothing.
+    expect(await trialEndOf(a.token)).toBe(expire);
   });
 
   it('adds the trial after existing time and refuses it while closed', async () => {
@@ -121,9 +127,19 @@ describe('trial and invitations', () => {
     await t.database.db.update(users).set({ expireAt: later }).where(eq(users.email, a.account));
     await writeSetting(t.database.db, 'open_trial', '0');
     expect((await call('/web/invite/claim', {}, a.token)).json().data.reason).toBe('trial_closed');
+    expect(await trialEndOf(a.token)).toBe(0);
     await writeSetting(t.database.db, 'open_trial', '1');
     const res = await call('/web/invite/claim', {}, a.token);
-    expect(res.json().data.expire_user).toBe(Math.floor((later.getTime() + DAY * 60_000) / 1000));
+    const trialEnd = Math.floor((later.getTime() + DAY * 60_000) / 1000);
+    expect(res.json().data.expire_user).toBe(trialEnd);
+    // The access the trial granted ends after the time the account had; time added later (an
+    // invitation reward, with its own ledger row) does not move it.
+    expect(await trialEndOf(a.token)).toBe(trialEnd);
+    await register(newEmail(), a.invite_code);
+    expect((await call('/web/invite/withdraw', {}, a.token)).json().data.expire_user).toBe(
+      trialEnd + DAY * 60,
+    );
+    expect(await trialEndOf(a.token)).toBe(trialEnd);
   });
 
   it('rewards the inviter, lists the invitee masked, and withdraws the minutes once', async () => {

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { inviteRewards, trialClaims, users } from '../../db/schema/index.ts';
+import { expiryLedger, inviteRewards, trialClaims, users } from '../../db/schema/index.ts';
 
 /** Records the trial claim; false when the account has one already (the primary key decides). */
 export async function insertTrialClaim(
@@ -15,6 +15,20 @@ export async function insertTrialClaim(
     .onConflictDoNothing()
     .returning({ userId: trialClaims.userId });
   return rows.length === 1;
+}
+
+/**
+ * When the access the free trial granted ends: the expiry its ledger row set (the trial adds to time
+ * the account already had), or null when the account never claimed it.
+ */
+export async function trialEnd(db: Database, userId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ toExpireAt: expiryLedger.toExpireAt })
+    .from(expiryLedger)
+    .where(and(eq(expiryLedger.userId, userId), eq(expiryLedger.reason, 'trial')))
+    .orderBy(asc(expiryLedger.createdAt))
+    .limit(1);
+  return row?.toExpireAt ?? null;
 }
 
 export async function rewardsSince(db: Database, inviterId: string, since: Date): Promise<number> {

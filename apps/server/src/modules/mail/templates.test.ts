@@ -63,6 +63,16 @@ describe('mail templates', () => {
     );
   });
 
+  it('address the reader as 您 in Chinese, never 你', () => {
+    for (const template of templates) {
+      for (const language of ['zh', 'tw'] as const) {
+        const mail = renderMail(template, language, paramsFor(template), site);
+        expect(`${mail.subject}${mail.text}`, `${template} ${language}`).not.toContain('你');
+      }
+    }
+    expect(renderMail('password_changed', 'zh', {}, site).text).toContain('您的 Skyway 账号');
+  });
+
   it('escapes every interpolated value in the HTML, and only there', () => {
     const hostile = '<script>alert("x")</script>&\'';
     const mail = renderMail(

@@ -169,7 +169,7 @@ export const TEMPLATES: Record<MailTemplate, Record<Language, TemplateText>> = {
     zh: {
       subject: '{site_name} 账号密码已修改',
       body: [
-        '您的 {site_name} 账号密码刚刚已修改。',
+        '您的 {site_name} 账号密码刚刚被修改。',
         '如果是您本人操作，无需任何处理。',
         '如果不是您本人操作，请立即联系 {support_email}。',
       ],
@@ -177,7 +177,7 @@ export const TEMPLATES: Record<MailTemplate, Record<Language, TemplateText>> = {
     tw: {
       subject: '{site_name} 帳號密碼已變更',
       body: [
-        '您的 {site_name} 帳號密碼剛剛已變更。',
+        '您的 {site_name} 帳號密碼剛剛被變更。',
         '若是您本人操作，無需任何處理。',
         '若非您本人操作，請立即聯絡 {support_email}。',
       ],

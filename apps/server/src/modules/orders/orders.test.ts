@@ -77,7 +77,7 @@ describe('plans and orders', () => {
     return (await call('/web/order/query', { order_id: orderId }, token)).json().data as Order;
   }
 
-  it('lists the three plans at the default prices, with the connection limit', async () => {
+  it('lists the three plans at the default prices, with the connection limit and the sandbox’s methods', async () => {
     const reply = await call('/web/plan/list');
     expect(reply.json()).toMatchObject({
       code: 200,
@@ -89,8 +89,29 @@ describe('plans and orders', () => {
           { period: 'half_year', months: 6, days: 183, unit_price: 13_800 },
           { period: 'year', months: 12, days: 366, unit_price: 25_800 },
         ],
+        // The sandbox simulates every method, in the order the buy page offers them.
+        pay_methods: ['alipay', 'wechat_pay', 'card'],
       },
     });
+  });
+
+  it('keeps the chosen payment method on the order and in every order reply', async () => {
+    const { token } = await signedInUser(t.database);
+    const created = await call(
+      '/web/order/create',
+      { period: 'month', connections: 1, pay_method: 'alipay' },
+      token,
+    );
+    const orderId = created.json().data.order_id as string;
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(row?.payMethod).toBe('alipay');
+    expect(await query(token, orderId)).toMatchObject({ order_id: orderId, pay_method: 'alipay' });
+    const newer = await buy(token);
+    const list = (await call('/web/order/list', { page: 1, size: 10 }, token)).json().data.list as Order[];
+    expect(list.map((order) => [order.order_id, order.pay_method])).toEqual([
+      [newer.order_id, 'card'],
+      [orderId, 'alipay'],
+    ]);
   });
 
   it('prices an order on the server and never takes an amount from the client', async () => {
@@ -200,7 +221,7 @@ describe('plans and orders', () => {
       const order = await t.app.inject({
         method: 'POST',
         url: '/web/order/create',
-        payload: { period: 'month', connections: 2, l: 'zh-cn' },
+        payload: { period: 'month', connections: 2, pay_method: 'alipay', l: 'zh-cn' },
         headers: { authorization: token },
       });
       const checkoutUrl = order.json().data.checkout_url as string;
@@ -208,11 +229,46 @@ describe('plans and orders', () => {
       const page = await t.app.inject({ method: 'GET', url: checkoutUrl });
       expect(page.statusCode).toBe(200);
       expect(page.headers['content-type']).toMatch(/text\/html/);
-      expect(page.body).toContain('测试模式：此收银台不会扣款');
-      expect(page.body).toContain('支付 ¥50.00');
+      expect(page.body).toContain('测试模式：此页面仅模拟付款，不会扣款');
+      expect(page.body).toContain('¥50.00');
       expect(page.body).toContain(order.json().data.order_id);
       const missing = await t.app.inject({ method: 'GET', url: '/pay/sandbox/nope' });
       expect(missing.statusCode).toBe(404);
+    });
+
+    it('simulates the method the buyer chose: its name, its mark and its Pay button', async () => {
+      const { token } = await signedInUser(t.database);
+      const cases = [
+        ['zh-cn', 'alipay', '支付宝', '#1677FF', '使用支付宝付款（测试）', '取消'],
+        ['zh-cn', 'wechat_pay', '微信支付', '#07C160', '使用微信支付（测试）', '取消'],
+        ['zh-cn', 'card', '银行卡', '#475569', '使用银行卡付款（测试）', '取消'],
+        ['us-en', 'alipay', 'Alipay', '#1677FF', 'Pay with Alipay (test)', 'Cancel'],
+        ['us-en', 'wechat_pay', 'WeChat Pay', '#07C160', 'Pay with WeChat Pay (test)', 'Cancel'],
+        ['us-en', 'card', 'Card', '#475569', 'Pay by card (test)', 'Cancel'],
+        ['tw-cn', 'alipay', '支付寶', '#1677FF', '使用支付寶付款（測試）', '取消'],
+        ['tw-cn', 'wechat_pay', '微信支付', '#07C160', '使用微信支付（測試）', '取消'],
+        ['tw-cn', 'card', '信用卡', '#475569', '使用信用卡付款（測試）', '取消'],
+      ] as const;
+      for (const [language, method, name, colour, pay, cancel] of cases) {
+        const created = await call(
+          '/web/order/create',
+          { period: 'month', connections: 1, pay_method: method, l: language },
+          token,
+        );
+        const { body } = await t.app.inject({ method: 'GET', url: created.json().data.checkout_url });
+        const label = `${language} ${method}`;
+        expect(body, label).toMatch(
+          new RegExp(
+            `<span class="method"><svg class="mark"[^>]*aria-hidden="true"[^>]*>.*?fill="${colour}".*?</svg>${name}</span>`,
+          ),
+        );
+        expect(body, label).toContain(`<button type="submit">${pay}</button>`);
+        expect(body, label).toMatch(
+          new RegExp(`<a class="button" href="/buy\\?order_id=\\d+">${cancel}</a>`),
+        );
+        // The page loads nothing from elsewhere: the mark is drawn inline, under the site's CSP.
+        expect(body, label).not.toMatch(/<img|src=|url\(/);
+      }
     });
 
     it('credits a month once: the order is paid, the expiry grows by 31 days, the type is card', async () => {

@@ -20,6 +20,7 @@ export function presentOrder(order: OrderRow, now: Date): Order {
     connections: order.connections,
     amount: order.amount,
     currency: CURRENCY,
+    pay_method: order.payMethod,
     status: orderStatus(order, now),
     create_time: toUnixSeconds(order.createdAt),
     pay_time: toUnixSeconds(order.paidAt),

@@ -23,13 +23,13 @@ export async function orderRoutes(
   app: FastifyInstance,
   options: OrderDeps & { publicUrl: string | undefined },
 ): Promise<void> {
-  const { db, publicUrl } = options;
+  const { db, provider, publicUrl } = options;
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.post(
     '/web/plan/list',
     { config: { auth: 'public' }, schema: { body: z.object({}) } },
-    async (request) => ok(request, await listPlans(db)),
+    async (request) => ok(request, await listPlans(db, provider)),
   );
 
   routes.post(

@@ -7,9 +7,9 @@ import {
   type Order,
   type OrderCreateRequest,
   type OrderList,
-  orderAmount,
   type PlanList,
 } from '@skyway/shared/plans';
+import { orderAmount } from '@skyway/shared/money';
 import type { PageRequest } from '@skyway/shared/paging';
 import type { Database } from '../../db/client.ts';
 import type { OrderRow, UserRow } from '../../db/schema/index.ts';
@@ -42,16 +42,21 @@ export interface OrderDeps {
 /** Orders a user may create in an hour: each one opens a checkout at the provider. */
 export const ORDERS_PER_HOUR = 30;
 
-export async function listPlans(db: Database): Promise<PlanList> {
+export async function listPlans(db: Database, provider: PaymentProvider): Promise<PlanList> {
   const [settings, plans] = await Promise.all([readSettings(db), readPlans(db)]);
-  return { currency: CURRENCY, max_connections: settings.max_connections, plans };
+  return {
+    currency: CURRENCY,
+    max_connections: settings.max_connections,
+    plans,
+    pay_methods: provider.methods,
+  };
 }
 
 /**
- * A new order at the server's price (unit price × connections, snapshotted), replacing the user's
- * open one (whose checkout is closed at the provider, so it cannot be paid as well), with a checkout
- * at the provider. If the provider cannot open a checkout the order is cancelled and the caller told
- * to try again.
+ * A new order at the server's price (unit price × connections, snapshotted), to be paid with one of
+ * the provider's methods (its checkout offers that one only), replacing the user's open one (whose
+ * checkout is closed at the provider, so it cannot be paid as well), with a checkout at the provider.
+ * If the provider cannot open a checkout the order is cancelled and the caller told to try again.
  */
 export async function createOrder(
   deps: OrderDeps,
@@ -65,6 +70,9 @@ export async function createOrder(
   if (!plan) throw new AppError(400, 'field_invalid', { field: 'period' });
   if (request.connections > settings.max_connections) {
     throw new AppError(400, 'field_invalid', { field: 'connections' });
+  }
+  if (!provider.methods.includes(request.pay_method)) {
+    throw new AppError(400, 'field_invalid', { field: 'pay_method' });
   }
   const limit = await counters.hit(`orders:user:${user.id}`, 60 * 60);
   if (limit.count > ORDERS_PER_HOUR)

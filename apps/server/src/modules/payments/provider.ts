@@ -1,4 +1,5 @@
 import type { Language } from '@skyway/shared/languages';
+import type { PayMethod } from '@skyway/shared/plans';
 import type { PaymentProviderName } from '../../config.ts';
 import type { OrderRow } from '../../db/schema/index.ts';
 
@@ -26,6 +27,8 @@ export interface ProviderPayment {
 /** What the order calls need from a payment provider; payments themselves arrive through fulfilPayment. */
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
+  /** The methods a buyer may choose (`/web/plan/list`), in PAY_METHODS order; the checkout offers the chosen one only. */
+  readonly methods: PayMethod[];
   createCheckout(request: CheckoutRequest): Promise<Checkout>;
   /** The payment of the order's checkout when the provider says it is paid, else null (asked by order/query). */
   findPayment(order: OrderRow): Promise<ProviderPayment | null>;

@@ -1,17 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { LANGUAGE_PARAM } from '@skyway/shared/languages';
+import { PAY_METHODS } from '@skyway/shared/plans';
 import type { PaymentProvider } from './provider.ts';
 
 export const SANDBOX_PATH = '/pay/sandbox';
 
 /**
  * The embedded default: a test checkout page served by this server (sandbox-routes.ts). Its token is
- * the checkout's id and the only key to it, like a real provider's session id; paying goes through
+ * the checkout's id and the only key to it, like a real provider's session id; the page simulates the
+ * method the buyer chose (sandbox-page.ts); paying goes through
  * fulfilPayment like any provider's notification. The config refuses it in production.
  */
 export function createSandboxProvider(): PaymentProvider {
   return {
     name: 'sandbox',
+    // Every method, each simulated by the page, so that the whole buy page can be tried out.
+    methods: [...PAY_METHODS],
     async createCheckout({ language }) {
       const ref = randomBytes(24).toString('base64url');
       return { ref, url: `${SANDBOX_PATH}/${ref}?l=${LANGUAGE_PARAM[language]}` };

@@ -142,8 +142,8 @@ describe('Stripe Checkout and its webhook', () => {
     const returnUrl = `${PUBLIC_URL}/buy?order_id=${orderId}`;
     expect(request.body).toMatchObject({
       mode: 'payment',
-      allowed_payment_method_types: ['card', 'alipay', 'wechat_pay'],
-      payment_method_options: { wechat_pay: { client: 'web' } },
+      // The buyer's choice only (card here), not every configured method.
+      allowed_payment_method_types: ['card'],
       line_items: [
         {
           price_data: {
@@ -162,6 +162,7 @@ describe('Stripe Checkout and its webhook', () => {
       cancel_url: returnUrl,
       locale: 'en',
     });
+    expect(request.body).not.toHaveProperty('payment_method_options');
     // Stripe refuses a session that expires within 30 minutes by its own clock: a minute of margin.
     expect(Number(request.body.expires_at)).toBeGreaterThanOrEqual(before + 31 * 60);
     expect(Number(request.body.expires_at)).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 24 * 60 * 60);
@@ -183,6 +184,82 @@ describe('Stripe Checkout and its webhook', () => {
       });
     } finally {
       await resetSetting(t.database.db, 'order_pay_minutes');
+    }
+  });
+
+  const lastCheckoutRequest = () => {
+    const request = api.requests
+      .filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions')
+      .at(-1);
+    if (!request) throw new Error('no checkout request');
+    return request;
+  };
+
+  it('offers the configured methods in the buy page’s order, and opens each checkout for the chosen one only', async () => {
+    expect((await call('/web/plan/list')).json().data.pay_methods).toEqual(['alipay', 'wechat_pay', 'card']);
+    const { token } = await buyer();
+    // What Stripe receives, form-encoded: `allowed_payment_method_types[0]=<method>`, and for WeChat
+    // Pay `payment_method_options[wechat_pay][client]=web` as well.
+    const sent = {
+      alipay: { allowed_payment_method_types: ['alipay'] },
+      wechat_pay: {
+        allowed_payment_method_types: ['wechat_pay'],
+        payment_method_options: { wechat_pay: { client: 'web' } },
+      },
+      card: { allowed_payment_method_types: ['card'] },
+    } as const;
+    for (const [method, params] of Object.entries(sent)) {
+      const created = await createOrder(token, 2, { pay_method: method });
+      const { body } = lastCheckoutRequest();
+      expect({
+        allowed_payment_method_types: body.allowed_payment_method_types,
+        ...('payment_method_options' in body ? { payment_method_options: body.payment_method_options } : {}),
+      }).toEqual(params);
+      // The session Stripe answers offers that method alone; the order says which one was chosen.
+      expect(api.session(created.sessionId).payment_method_types).toEqual([method]);
+      const [row] = await t.database.db.select().from(orders).where(eq(orders.id, created.order_id));
+      expect(row?.payMethod).toBe(method);
+      const order = (await call('/web/order/query', { order_id: created.order_id }, token)).json().data;
+      expect(order).toMatchObject({ order_id: created.order_id, pay_method: method, status: 'unpaid' });
+    }
+  });
+
+  it('refuses a method the operator did not enable, creating nothing and opening no checkout', async () => {
+    const cardOnly = await startTestApp(
+      { ...STRIPE_ENV, STRIPE_PAYMENT_METHODS: 'card', STRIPE_API_URL: api.url },
+      undefined,
+      t.database,
+    );
+    try {
+      const { user, token } = await buyer();
+      const sessionsBefore = api.requests.length;
+      const cardOnlyCall = (url: string, payload: object) =>
+        cardOnly.app.inject({
+          method: 'POST',
+          url,
+          payload,
+          headers: { authorization: token },
+          remoteAddress: ip,
+        });
+      expect((await cardOnlyCall('/web/plan/list', {})).json().data.pay_methods).toEqual(['card']);
+      for (const method of ['alipay', 'wechat_pay']) {
+        const res = await cardOnlyCall('/web/order/create', {
+          period: 'month',
+          connections: 1,
+          pay_method: method,
+          l: 'zh-cn',
+        });
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({
+          code: 400,
+          msg: '支付方式格式不正确',
+          data: { reason: 'field_invalid', field: 'pay_method' },
+        });
+      }
+      expect(await t.database.db.select().from(orders).where(eq(orders.userId, user.id))).toEqual([]);
+      expect(api.requests.length).toBe(sessionsBefore);
+    } finally {
+      await cardOnly.app.close();
     }
   });
 

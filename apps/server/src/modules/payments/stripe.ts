@@ -1,13 +1,14 @@
 import Stripe from 'stripe';
 import type { Language } from '@skyway/shared/languages';
-import type { StripePaymentMethod } from '../../config.ts';
+import type { PayMethod } from '@skyway/shared/plans';
 import type { OrderRow } from '../../db/schema/index.ts';
 import type { PaymentProvider, ProviderPayment } from './provider.ts';
 
 export interface StripeOptions {
   secretKey: string;
   webhookSecret: string;
-  methods: StripePaymentMethod[];
+  /** The methods offered to buyers (STRIPE_PAYMENT_METHODS), in PAY_METHODS order. */
+  methods: PayMethod[];
   apiUrl: string | undefined;
   siteName: string;
 }
@@ -59,7 +60,7 @@ export function sessionPaymentId(session: Stripe.Checkout.Session): string {
 
 /** The Checkout Session of one order: the server's price, our order id in three places, the buyer's language. */
 function sessionParams(
-  options: StripeOptions,
+  options: Pick<StripeOptions, 'siteName'>,
   request: { order: OrderRow; returnUrl: string; language: Language; email: string },
   now: Date,
 ): Stripe.Checkout.SessionCreateParams {
@@ -73,9 +74,10 @@ function sessionParams(
   const metadata = { order_id: order.id };
   const params: Stripe.Checkout.SessionCreateParams = {
     mode: 'payment',
-    // The pinned API version (endive) has no `payment_method_types` here: the methods enabled in the
-    // Dashboard, filtered to these. The response's `payment_method_types` lists what the buyer gets.
-    allowed_payment_method_types: options.methods,
+    // Only the method the buyer chose on the buy page (order/create checked that it is one of
+    // STRIPE_PAYMENT_METHODS). The pinned API version (endive) has no `payment_method_types` here:
+    // this filters the methods enabled in the Dashboard.
+    allowed_payment_method_types: [order.payMethod],
     line_items: [
       {
         price_data: {
@@ -95,21 +97,24 @@ function sessionParams(
     locale: LOCALES[language],
     expires_at: expiresAt,
   };
-  if (options.methods.includes('wechat_pay')) {
+  // Stripe requires the client kind for WeChat Pay: `web` shows a QR code to scan with WeChat.
+  if (order.payMethod === 'wechat_pay') {
     params.payment_method_options = { wechat_pay: { client: 'web' } };
   }
   return params;
 }
 
 /**
- * Stripe Checkout: one Checkout Session per order (cards, Alipay, WeChat Pay as configured), priced in
- * fen from the order's snapshot. Payments arrive through the signed webhook (stripe-webhook.ts), or
- * through order/query asking for the session when the buyer comes back first.
+ * Stripe Checkout: one Checkout Session per order, offering the method the buyer chose among those
+ * configured (Alipay, WeChat Pay, cards), priced in fen from the order's snapshot. Payments arrive
+ * through the signed webhook (stripe-webhook.ts), or through order/query asking for the session when
+ * the buyer comes back first.
  */
 export function createStripeProvider(options: StripeOptions): PaymentProvider {
   const stripe = createStripeClient(options);
   return {
     name: 'stripe',
+    methods: options.methods,
     async createCheckout(request) {
       const session = await stripe.checkout.sessions.create(sessionParams(options, request, new Date()), {
         // A retry (ours or the client's own) opens no second session for the same order.

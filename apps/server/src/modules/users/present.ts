@@ -17,14 +17,20 @@ export function presentUser(row: UserRow, now = new Date()): User {
   };
 }
 
-export function presentUserInfo(row: UserRow, appStoreExpire: Date | null, now = new Date()): UserInfo {
+/** `/web/user/info`: the user with the ends of its app-store period and of its free trial, when any. */
+export function presentUserInfo(
+  row: UserRow,
+  ends: { appStoreExpire: Date | null; trialEnd: Date | null },
+  now = new Date(),
+): UserInfo {
   const entitlement = entitlementOf(row, now);
   return {
     ...presentUser(row, now),
     pending_connections: entitlement.pendingConnections,
     pending_from: entitlement.pendingFrom,
     auto_renew: row.autoRenew,
-    app_store_expire: toUnixSeconds(appStoreExpire),
+    app_store_expire: toUnixSeconds(ends.appStoreExpire),
     app_account_token: row.id,
+    trial_end: toUnixSeconds(ends.trialEnd),
   };
 }

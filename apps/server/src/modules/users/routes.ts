@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { signedIn } from '../../plugins/auth.ts';
 import { ok } from '../../plugins/errors.ts';
+import { trialEnd } from '../invitations/repository.ts';
 import { appStorePeriodEnd } from '../payments/app-store-period.ts';
 import { presentUserInfo } from './present.ts';
 
@@ -15,7 +16,11 @@ export async function userRoutes(app: FastifyInstance, options: { db: Database }
       { config: { auth: 'required' }, schema: { body: z.object({}) } },
       async (request) => {
         const { user } = signedIn(request);
-        return ok(request, presentUserInfo(user, await appStorePeriodEnd(options.db, user.id)));
+        const [appStoreExpire, trialExpire] = await Promise.all([
+          appStorePeriodEnd(options.db, user.id),
+          trialEnd(options.db, user.id),
+        ]);
+        return ok(request, presentUserInfo(user, { appStoreExpire, trialEnd: trialExpire }));
       },
     );
 }

@@ -14,3 +14,11 @@ export function entitlementOf(user: User | null, info: UserInfo | undefined): En
     pendingFrom: info?.pending_from ?? 0,
   };
 }
+
+/**
+ * The connections the buy page starts from: a customer with access renews at the size they have
+ * (as `/web/user/info` reads it now, so a payment just made counts); anyone else starts with one.
+ */
+export function defaultConnections(info: UserInfo | undefined, now: number): number {
+  return info && info.expire_user > now ? Math.max(info.connections, 1) : 1;
+}

@@ -47,12 +47,12 @@ const REQUIRED: Record<Language, [LegalDocument, string, RegExp][]> = {
   zh: [
     ['service', 'plans', /月付、半年付和年付套餐/],
     ['service', 'plans', /一个月按 31 天计算，半年按 183 天计算，一年按 366 天计算/],
-    ['service', 'fees', /所选套餐的单价乘以你选择的同时连接数/],
+    ['service', 'fees', /所选套餐的单价乘以您选择的同时连接数/],
     ['service', 'fees', /人民币/],
     [
       'service',
       'automatic-renewal',
-      /应用商店账户购买的订阅.*自动续订，除非你在当前周期结束前至少 24 小时取消/,
+      /应用商店账户购买的订阅.*自动续订，除非您在当前周期结束前至少 24 小时取消/,
     ],
     ['service', 'refunds', /套餐一经生效，费用不予退还/],
     ['service', 'free-trial', /免费试用/],
@@ -65,12 +65,12 @@ const REQUIRED: Record<Language, [LegalDocument, string, RegExp][]> = {
   tw: [
     ['service', 'plans', /月繳、半年繳與年繳方案/],
     ['service', 'plans', /一個月以 31 天計，半年以 183 天計，一年以 366 天計/],
-    ['service', 'fees', /所選方案的單價乘以你選擇的同時連線數/],
+    ['service', 'fees', /所選方案的單價乘以您選擇的同時連線數/],
     ['service', 'fees', /人民幣/],
     [
       'service',
       'automatic-renewal',
-      /應用程式商店帳號購買的訂閱.*自動續訂，除非你在目前週期結束前至少 24 小時取消/,
+      /應用程式商店帳號購買的訂閱.*自動續訂，除非您在目前週期結束前至少 24 小時取消/,
     ],
     ['service', 'refunds', /方案一經生效，費用恕不退還/],
     ['service', 'free-trial', /免費試用/],
@@ -105,6 +105,10 @@ describe('legal texts', () => {
     for (const [name, id, pattern] of REQUIRED[language]) {
       expect(section(language, name, id), `${language} ${name}#${id}`).toMatch(pattern);
     }
+  });
+
+  it.each(['zh', 'tw'] as const)('%s: addresses the reader as 您, never 你', (language) => {
+    expect(JSON.stringify(texts(language))).not.toContain('你');
   });
 
   it.each(LANGUAGES)(

@@ -1,4 +1,5 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { act, render, screen, within } from '@testing-library/react';
 import { formatDateTime } from '@skyway/shared/dates';
 import { describe, expect, it, vi } from 'vitest';
 import { startSession } from '../../../lib/session.ts';
@@ -13,36 +14,28 @@ const USER = {
 } as const;
 
 async function renderDialog(
-  onClaimTrial = vi.fn(),
   pending: PendingConnections | null = null,
   appStore: AppStoreState | null = null,
+  trial: ReactNode = null,
 ) {
   await act(async () => {
-    render(
-      <UserInfoDialog
-        open
-        onClose={vi.fn()}
-        onClaimTrial={onClaimTrial}
-        pending={pending}
-        appStore={appStore}
-      />,
-    );
+    render(<UserInfoDialog open onClose={vi.fn()} trial={trial} pending={pending} appStore={appStore} />);
   });
   return screen.findByRole('dialog', {}, { timeout: 5000 });
 }
 
 describe('UserInfoDialog', () => {
-  it('shows "none" and "not purchased" for a user who never bought, both payment methods and the trial button', async () => {
+  it('shows "none" and "not purchased" for a user who never bought, both payment methods and the trial\'s state', async () => {
     startSession({ token: 'T', ...USER });
-    const onClaimTrial = vi.fn();
-    const dialog = await renderDialog(onClaimTrial);
+    const dialog = await renderDialog(null, null, <p>trial state</p>);
     expect(within(dialog).getByText('a@example.com')).toBeTruthy();
     expect(within(dialog).getByText('No active plan')).toBeTruthy();
     expect(within(dialog).getByText('Not purchased')).toBeTruthy();
-    expect(within(dialog).getByText('Card payment')).toBeTruthy();
+    // The card provider takes Alipay and WeChat Pay too: named neutrally, not "card".
+    expect(within(dialog).getByText('Online payment')).toBeTruthy();
     expect(within(dialog).getByText('App Store subscription')).toBeTruthy();
-    fireEvent.click(within(dialog).getByRole('button', { name: /Claim free trial/ }));
-    expect(onClaimTrial).toHaveBeenCalledOnce();
+    // The app layer composes the trial's state (console-side-panel.test.tsx covers its three states).
+    expect(dialog.textContent).toMatch(/App Store subscription.*trial state/);
   });
 
   it('shows the expiry as YYYY-MM-DD HH:mm:ss and the current method', async () => {
@@ -56,7 +49,7 @@ describe('UserInfoDialog', () => {
 
   it('shows the connections, and a downgrade bought for later with the time it applies', async () => {
     startSession({ token: 'T', ...USER, expire_user: 1_800_000_000, subscribe_type: 2, connections: 3 });
-    const dialog = await renderDialog(vi.fn(), { connections: 1, from: 1_800_000_000 });
+    const dialog = await renderDialog({ connections: 1, from: 1_800_000_000 });
     expect(dialog.textContent).toContain('Connections3');
     expect(dialog.textContent).toContain(`Connections from ${formatDateTime(1_800_000_000)}1`);
   });
@@ -82,7 +75,7 @@ describe('UserInfoDialog', () => {
         subscribe_type: 3,
         connections: 2,
       });
-      const dialog = await renderDialog(vi.fn(), null, { autoRenew: true, periodEnd: expiry });
+      const dialog = await renderDialog(null, { autoRenew: true, periodEnd: expiry });
       const status = statusOf(dialog);
       const date = formatDateTime(expiry);
       expect(status.textContent).toContain(`Auto-renew: on — renews on ${date}`);
@@ -96,7 +89,7 @@ describe('UserInfoDialog', () => {
     it('shows auto-renew off and the date access ends, without a cancel instruction', async () => {
       const expiry = ends();
       startSession({ token: 'T', ...USER, expire_user: expiry, subscribe_type: 3 });
-      const dialog = await renderDialog(vi.fn(), null, { autoRenew: false, periodEnd: expiry });
+      const dialog = await renderDialog(null, { autoRenew: false, periodEnd: expiry });
       const status = statusOf(dialog);
       expect(status.textContent).toContain(`Auto-renew: off — access ends on ${formatDateTime(expiry)}`);
       expect(status.textContent).not.toContain('To cancel');
@@ -104,13 +97,13 @@ describe('UserInfoDialog', () => {
 
     it('waits for the user info before saying anything about renewal', async () => {
       startSession({ token: 'T', ...USER, expire_user: ends(), subscribe_type: 3 });
-      const dialog = await renderDialog(vi.fn(), null, null);
+      const dialog = await renderDialog(null, null);
       expect(dialog.textContent).not.toContain('Auto-renew');
     });
 
     it.each([1, 2] as const)('shows none of it for subscription type %i', async (type) => {
       startSession({ token: 'T', ...USER, expire_user: ends(), subscribe_type: type });
-      const dialog = await renderDialog(vi.fn(), null, { autoRenew: true, periodEnd: ends() });
+      const dialog = await renderDialog(null, { autoRenew: true, periodEnd: ends() });
       expect(within(dialog).queryByRole('region', { name: 'Subscribed through the app store' })).toBeNull();
       expect(dialog.textContent).not.toContain('Auto-renew');
       expect(dialog.textContent).not.toContain('To cancel');

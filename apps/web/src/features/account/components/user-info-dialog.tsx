@@ -1,4 +1,5 @@
-import { CreditCardOutlined, AppleOutlined, GiftOutlined } from '@ant-design/icons';
+import type { ReactNode } from 'react';
+import { AppleOutlined, WalletOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Modal, Typography } from 'antd';
 import { formatDateTime } from '@skyway/shared/dates';
 import { SUBSCRIBE_TYPES } from '@skyway/shared/user';
@@ -21,7 +22,8 @@ export interface PendingConnections {
 interface Props {
   open: boolean;
   onClose: () => void;
-  onClaimTrial: () => void;
+  /** The free trial's state (the claim button while it can be claimed), composed by the app layer. */
+  trial: ReactNode;
   pending?: PendingConnections | null;
   /** An app-store subscriber's renewal state from `/web/user/info`; null until it has been read. */
   appStore?: AppStoreState | null;
@@ -33,14 +35,15 @@ export interface AppStoreState {
   periodEnd: number;
 }
 
-export function UserInfoDialog({ open, onClose, onClaimTrial, pending = null, appStore = null }: Props) {
+export function UserInfoDialog({ open, onClose, trial, pending = null, appStore = null }: Props) {
   // The app-store namespace is loaded with the console, not when the dialog first shows it.
   const { t } = useTranslation(['account', 'common', 'app-store']);
   const { user } = useSession();
   const type = user?.subscribe_type;
 
   const methods = [
-    { key: SUBSCRIBE_TYPES.card, icon: <CreditCardOutlined />, label: t('userInfo.card') },
+    // Named as the subscription badge names it: the provider takes Alipay and WeChat Pay as well as cards.
+    { key: SUBSCRIBE_TYPES.card, icon: <WalletOutlined />, label: t('common:subscribeType.2') },
     { key: SUBSCRIBE_TYPES.appStore, icon: <AppleOutlined />, label: t('userInfo.appStore') },
   ];
 
@@ -96,9 +99,7 @@ export function UserInfoDialog({ open, onClose, onClaimTrial, pending = null, ap
           ))}
         </ul>
       </section>
-      <Button block icon={<GiftOutlined />} onClick={onClaimTrial} className="user-info__trial">
-        {t('common:actions.claimTrial')}
-      </Button>
+      <div className="user-info__trial">{trial}</div>
     </Modal>
   );
 }

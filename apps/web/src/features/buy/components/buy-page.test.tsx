@@ -1,10 +1,12 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatDateTime } from '@skyway/shared/dates';
-import { DAY_SECONDS } from '@skyway/shared/plans';
+import { DAY_SECONDS, type PlanList } from '@skyway/shared/plans';
 import type { UserInfo } from '@skyway/shared/user';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as ApiClient from '../../../lib/api-client.ts';
 import { startSession } from '../../../lib/session.ts';
+import { DESKTOP_WIDTH, PHONE_WIDTH, setViewportWidth } from '../../../test/viewport.ts';
+import { userInfo } from '../../../test/user-info.ts';
 
 const callApi = vi.fn();
 vi.mock('../../../lib/api-client.ts', async (importOriginal) => ({
@@ -17,31 +19,42 @@ vi.mock('../../../lib/page.ts', () => ({
   reloadPage: vi.fn(),
 }));
 
-const { PLAN_LIST, order, renderBuyPage, userInfo } = await import('./buy-test-kit.tsx');
+const { PLAN_LIST, order, renderBuyPage } = await import('./buy-test-kit.tsx');
 
 const NOW = 1_800_000_000;
 const day = (n: number) => n * DAY_SECONDS;
 
+/**
+ * Stands in for the server: `info` is what `/web/user/info` answers, `stored` the user this browser
+ * kept from an earlier reply (the same unless a test says otherwise).
+ */
 function answer(
   info: UserInfo,
   create: () => Promise<unknown> = () => Promise.reject(new Error('no order')),
+  { stored = info, plans = PLAN_LIST }: { stored?: UserInfo; plans?: PlanList } = {},
 ) {
-  startSession({ token: 'T', ...info });
+  startSession({ token: 'T', ...stored });
   callApi.mockImplementation((path: string) => {
-    if (path === '/web/plan/list') return Promise.resolve(PLAN_LIST);
+    if (path === '/web/plan/list') return Promise.resolve(plans);
     if (path === '/web/user/info') return Promise.resolve(info);
     if (path === '/web/order/create') return create();
     return Promise.reject(new Error(`unexpected call ${path}`));
   });
 }
 
+const connectionsInput = () => screen.getByLabelText<HTMLInputElement>('Simultaneous connections');
+
+/** The page with its plans and the user info loaded (the field takes its starting value from it). */
+async function waitForPage() {
+  await screen.findByRole('radio', { name: /Monthly/ }, { timeout: 5000 });
+  await waitFor(() => expect(connectionsInput().disabled).toBe(false));
+}
+
 async function openPageWith(info: UserInfo) {
   answer(info);
   await renderBuyPage();
-  await screen.findByRole('radio', { name: /Monthly/ }, { timeout: 5000 });
+  await waitForPage();
 }
-
-const connectionsInput = () => screen.getByLabelText<HTMLInputElement>('Simultaneous connections');
 
 function setConnections(value: number) {
   fireEvent.change(connectionsInput(), { target: { value: String(value) } });
@@ -50,6 +63,9 @@ function setConnections(value: number) {
 
 const preview = () => screen.getByRole('region', { name: 'What this purchase does' });
 const total = () => screen.getByTestId('buy-total').textContent;
+const buyButtons = () => screen.getAllByRole('button', { name: /Buy now/ });
+const payMethods = () => screen.getByRole('radiogroup', { name: 'Payment method' });
+const payMethod = (name: RegExp) => within(payMethods()).getByRole<HTMLInputElement>('radio', { name });
 
 beforeEach(() => {
   callApi.mockReset();
@@ -61,6 +77,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
+  setViewportWidth(DESKTOP_WIDTH);
 });
 
 describe('BuyPage', () => {
@@ -77,14 +94,42 @@ describe('BuyPage', () => {
     expect(screen.getByText('How many devices may be online at the same time: 1 to 10.')).toBeTruthy();
   });
 
-  it('offers the card provider, and explains that app-store subscriptions are bought in the app', async () => {
+  it('offers each method the server enabled with its mark, the first chosen, and the app store disabled', async () => {
     await openPageWith(userInfo());
-    const methods = screen.getByRole('radiogroup', { name: 'Payment method' });
-    const card = within(methods).getByRole<HTMLInputElement>('radio', { name: /Card payment/ });
-    const appStore = within(methods).getByRole<HTMLInputElement>('radio', { name: /App Store subscription/ });
-    expect(card.checked).toBe(true);
-    expect(appStore.disabled).toBe(true);
-    expect(methods.textContent).toContain('Bought in the mobile app');
+    const choices = within(payMethods()).getAllByRole<HTMLInputElement>('radio');
+    expect(choices.map((choice) => choice.closest('label')?.textContent)).toEqual([
+      "AlipayPay in the Alipay app or on Alipay's page.",
+      'WeChat PayPay with the WeChat app.',
+      "CardDebit or credit card, on our payment provider's secure checkout page.",
+      'App Store subscriptionBought in the mobile app with your app-store account, which renews it automatically; it cannot be bought here.',
+    ]);
+    // Each method's mark sits beside its name, hidden from assistive technology (the name says it).
+    const marks = choices.slice(0, 3).map((choice) => choice.closest('label')?.querySelector('svg'));
+    expect(marks.map((mark) => mark?.getAttribute('data-method'))).toEqual(['alipay', 'wechat_pay', 'card']);
+    expect(marks.every((mark) => mark?.getAttribute('aria-hidden') === 'true')).toBe(true);
+    expect(choices.map((choice) => choice.checked)).toEqual([true, false, false, false]);
+    expect(choices.map((choice) => choice.disabled)).toEqual([false, false, false, true]);
+    fireEvent.click(payMethod(/Card/));
+    expect(payMethod(/Card/).checked).toBe(true);
+    expect(payMethod(/Alipay/).checked).toBe(false);
+  });
+
+  it('shows a single enabled method as the chosen one, and orders with it', async () => {
+    answer(userInfo(), () => Promise.resolve(order({ checkout_url: '/pay/sandbox/card' })), {
+      plans: { ...PLAN_LIST, pay_methods: ['card'] },
+    });
+    await renderBuyPage();
+    await waitForPage();
+    expect(within(payMethods()).getAllByRole('radio')).toHaveLength(2);
+    expect(payMethod(/Card/).checked).toBe(true);
+    expect(within(payMethods()).queryByRole('radio', { name: /Alipay|WeChat/ })).toBeNull();
+    fireEvent.click(buyButtons()[0] as HTMLElement);
+    await waitFor(() => expect(openPage).toHaveBeenCalledWith('/pay/sandbox/card'));
+    expect(callApi).toHaveBeenCalledWith('/web/order/create', {
+      period: 'month',
+      connections: 1,
+      pay_method: 'card',
+    });
   });
 
   it('prices the order as unit price × connections, in yuan', async () => {
@@ -113,9 +158,9 @@ describe('BuyPage', () => {
     await waitFor(() =>
       expect(preview().textContent).toContain('The period is added to your current access.'),
     );
-    expect(
-      within(preview()).getByText(`${formatDateTime(expiry)} → ${formatDateTime(expiry + day(31))}`),
-    ).toBeTruthy();
+    expect(preview().textContent).toContain(
+      `Expiry${formatDateTime(expiry)} → ${formatDateTime(expiry + day(31))}`,
+    );
   });
 
   it('previews more connections as an upgrade at once, the remaining time converted', async () => {
@@ -126,7 +171,7 @@ describe('BuyPage', () => {
     expect(within(preview()).getByText('1 → 2')).toBeTruthy();
     // Ten days at one connection are five at two; then the month.
     const after = NOW + day(5) + day(31);
-    expect(within(preview()).getByText(`${formatDateTime(expiry)} → ${formatDateTime(after)}`)).toBeTruthy();
+    expect(preview().textContent).toContain(`Expiry${formatDateTime(expiry)} → ${formatDateTime(after)}`);
   });
 
   it('previews fewer connections as a downgrade at expiry', async () => {
@@ -140,9 +185,19 @@ describe('BuyPage', () => {
     );
     expect(preview().textContent).toContain(`Connections until ${formatDateTime(expiry)}3`);
     expect(preview().textContent).toContain(`Connections from ${formatDateTime(expiry)}1`);
-    expect(
-      within(preview()).getByText(`${formatDateTime(expiry)} → ${formatDateTime(expiry + day(31))}`),
-    ).toBeTruthy();
+    expect(preview().textContent).toContain(
+      `Expiry${formatDateTime(expiry)} → ${formatDateTime(expiry + day(31))}`,
+    );
+    // Every date is a piece of its own that a narrow screen keeps on one line (white-space: nowrap).
+    const dates = within(preview()).getAllByText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(dates.map((date) => date.textContent)).toEqual([
+      formatDateTime(expiry),
+      formatDateTime(expiry),
+      formatDateTime(expiry),
+      formatDateTime(expiry),
+      formatDateTime(expiry + day(31)),
+    ]);
+    expect(dates.every((date) => date.classList.contains('buy-preview__date'))).toBe(true);
   });
 
   it('keeps a pending downgrade in the preview of another downgrade', async () => {
@@ -156,11 +211,9 @@ describe('BuyPage', () => {
     await waitFor(() =>
       expect(preview().textContent).toContain(`Connections from ${formatDateTime(pendingFrom)}1`),
     );
-    expect(
-      within(preview()).getByText(
-        `${formatDateTime(expiry)} → ${formatDateTime(pendingFrom + day(20) + day(31))}`,
-      ),
-    ).toBeTruthy();
+    expect(preview().textContent).toContain(
+      `Expiry${formatDateTime(expiry)} → ${formatDateTime(pendingFrom + day(20) + day(31))}`,
+    );
   });
 
   it('previews the current size while a downgrade is pending as keeping it, the downgrade dropped', async () => {
@@ -174,7 +227,7 @@ describe('BuyPage', () => {
     expect(preview().textContent).toContain('Connections2');
     // Ten days at two, then ten at one: fifteen at two; then the month.
     const after = NOW + day(15) + day(31);
-    expect(within(preview()).getByText(`${formatDateTime(expiry)} → ${formatDateTime(after)}`)).toBeTruthy();
+    expect(preview().textContent).toContain(`Expiry${formatDateTime(expiry)} → ${formatDateTime(after)}`);
   });
 
   it('creates the order with the chosen plan and connections, then goes to its checkout', async () => {
@@ -187,16 +240,21 @@ describe('BuyPage', () => {
       }),
     );
     await renderBuyPage();
-    fireEvent.click(await screen.findByRole('radio', { name: /Yearly/ }, { timeout: 5000 }));
+    await waitForPage();
+    fireEvent.click(screen.getByRole('radio', { name: /Yearly/ }));
     setConnections(2);
+    fireEvent.click(payMethod(/WeChat Pay/));
     await waitFor(() => expect(total()).toBe('¥516.00'));
+    expect(buyButtons()).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: /Buy now/ }));
     await waitFor(() => expect(openPage).toHaveBeenCalledWith('/pay/sandbox/tok?l=us-en'));
     expect(callApi).toHaveBeenCalledWith('/web/order/create', {
       period: 'year',
       connections: 2,
-      pay_method: 'card',
+      pay_method: 'wechat_pay',
     });
+    // On a wide screen the summary holds the Buy button: there is no bottom bar.
+    expect(screen.queryByTestId('buy-bar')).toBeNull();
   });
 
   it('stays on the page when the order cannot be created', async () => {
@@ -207,6 +265,67 @@ describe('BuyPage', () => {
     await waitFor(() => expect(callApi).toHaveBeenCalledWith('/web/order/create', expect.anything()));
     await waitFor(() => expect(buy.classList.contains('ant-btn-loading')).toBe(false));
     expect(openPage).not.toHaveBeenCalled();
+  });
+
+  describe('starting connections', () => {
+    it('follow the fresh user info when the stored user is behind it (back from a checkout)', async () => {
+      const expiry = NOW + day(31);
+      // The browser still holds the user of before the payment: no access, one connection.
+      answer(userInfo({ expire_user: expiry, subscribe_type: 2, connections: 3 }), undefined, {
+        stored: userInfo({ expire_user: 0, connections: 1 }),
+      });
+      await renderBuyPage();
+      await waitForPage();
+      expect(connectionsInput().value).toBe('3');
+      await waitFor(() => expect(preview().getAttribute('data-effect')).toBe('extend'));
+      expect(preview().textContent).toContain('The period is added to your current access.');
+      expect(preview().textContent).not.toContain('Downgrade');
+      expect(total()).toBe('¥75.00');
+    });
+
+    it('are one for a customer whose access has ended', async () => {
+      await openPageWith(userInfo({ expire_user: NOW - day(1), subscribe_type: 2, connections: 4 }));
+      expect(connectionsInput().value).toBe('1');
+      await waitFor(() => expect(preview().textContent).toContain('Your access starts now.'));
+    });
+
+    it('stay as the customer set them when the user info changes', async () => {
+      answer(userInfo());
+      const client = await renderBuyPage();
+      await waitForPage();
+      setConnections(4);
+      await waitFor(() => expect(total()).toBe('¥100.00'));
+      answer(userInfo({ expire_user: NOW + day(31), subscribe_type: 2, connections: 2 }));
+      await act(() => client.invalidateQueries());
+      await waitFor(() => expect(preview().getAttribute('data-effect')).toBe('upgrade'));
+      expect(connectionsInput().value).toBe('4');
+    });
+  });
+
+  describe('on a phone', () => {
+    beforeEach(() => {
+      setViewportWidth(PHONE_WIDTH);
+    });
+
+    it('keeps the total and the one Buy button in a bar at the bottom of the screen', async () => {
+      answer(userInfo(), () => Promise.resolve(order({ checkout_url: '/pay/sandbox/phone' })));
+      await renderBuyPage();
+      await waitForPage();
+      const bar = screen.getByTestId('buy-bar');
+      expect(bar.textContent).toBe('Total¥25.00Buy now');
+      setConnections(3);
+      await waitFor(() => expect(bar.textContent).toContain('¥75.00'));
+      // The summary keeps its total but gives its button to the bar: a single Buy button on screen.
+      expect(total()).toBe('¥75.00');
+      expect(buyButtons()).toHaveLength(1);
+      fireEvent.click(within(bar).getByRole('button', { name: /Buy now/ }));
+      await waitFor(() => expect(openPage).toHaveBeenCalledWith('/pay/sandbox/phone'));
+      expect(callApi).toHaveBeenCalledWith('/web/order/create', {
+        period: 'month',
+        connections: 3,
+        pay_method: 'alipay',
+      });
+    });
   });
 
   describe('for an app-store subscriber', () => {
@@ -246,7 +365,7 @@ describe('BuyPage', () => {
       expect(callApi).toHaveBeenCalledWith('/web/order/create', {
         period: 'month',
         connections: 2,
-        pay_method: 'card',
+        pay_method: 'alipay',
       });
     });
 

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { AppleOutlined, CreditCardOutlined, ShoppingCartOutlined } from '@ant-design/icons';
+import { ShoppingCartOutlined } from '@ant-design/icons';
 import { Button, Card, Col, InputNumber, Radio, Result, Row, Skeleton, Typography } from 'antd';
-import { formatYuan, orderAmount, type PayMethod, type Period, type Plan } from '@skyway/shared/plans';
+import { formatYuan, orderAmount } from '@skyway/shared/money';
+import { type PayMethod, type Period, type Plan } from '@skyway/shared/plans';
 import { SUBSCRIBE_TYPES } from '@skyway/shared/user';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -9,10 +10,14 @@ import { AppStoreStatus } from '../../../components/app-store-status.tsx';
 import { openPage } from '../../../lib/page.ts';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { useSession } from '../../../lib/session.ts';
+import { MOBILE_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
+import { useNowSeconds } from '../../../lib/use-now-seconds.ts';
 import { useUserInfo } from '../../../lib/user-info.ts';
 import { useCreateOrder } from '../api/create-order.ts';
 import { usePlans } from '../api/plans.ts';
-import { entitlementOf } from '../entitlement.ts';
+import { defaultConnections, entitlementOf } from '../entitlement.ts';
+import { BuyBar } from './buy-bar.tsx';
+import { PayMethodCard } from './pay-method-card.tsx';
 import { PaymentInquiryDialog } from './payment-inquiry-dialog.tsx';
 import { PurchasePreview } from './purchase-preview.tsx';
 import './buy-page.css';
@@ -21,7 +26,9 @@ import './buy-page.css';
 export const ORDER_ID_PARAM = 'order_id';
 
 const DEFAULT_PERIOD: Period = 'month';
-const PAY_METHOD: PayMethod = 'card';
+
+/** Whether access is still active only matters to the starting connections: a minute is precise enough. */
+const ACCESS_CHECK_MS = 60_000;
 
 /** Buy subscription: plan, connections, the effect on the current access, then the checkout. */
 export function BuyPage() {
@@ -34,25 +41,31 @@ export function BuyPage() {
   const plans = usePlans();
   const info = useUserInfo();
   const create = useCreateOrder();
+  const phone = useMediaQuery(MOBILE_QUERY);
+  const now = useNowSeconds(ACCESS_CHECK_MS);
   const [period, setPeriod] = useState<Period>(DEFAULT_PERIOD);
-  // Renewing keeps the size one has; a new customer starts with one connection.
-  const [connections, setConnections] = useState(() =>
-    user && user.expire_user * 1000 > Date.now() ? Math.max(user.connections, 1) : 1,
-  );
+  // Null until the customer sets the field: until then it follows the fresh user info, which a
+  // payment made on this page (the inquiry refreshes it) or a reload after the checkout changes.
+  const [typedConnections, setTypedConnections] = useState<number | null>(null);
+  const [chosenMethod, setChosenMethod] = useState<PayMethod | null>(null);
   const [leaving, setLeaving] = useState(false);
 
   const maxConnections = Math.max(plans.data?.max_connections ?? 1, 1);
+  const connections = typedConnections ?? defaultConnections(info.data, now);
   const count = Math.min(Math.max(connections, 1), maxConnections);
   const plan: Plan | undefined =
     plans.data?.plans.find((item) => item.period === period) ?? plans.data?.plans[0];
+  const payMethods = plans.data?.pay_methods ?? [];
+  const payMethod = chosenMethod && payMethods.includes(chosenMethod) ? chosenMethod : payMethods[0];
+  const total = plan ? formatYuan(orderAmount(plan.unit_price, count)) : null;
 
   async function buy() {
-    if (!plan) return;
+    if (!plan || !payMethod) return;
     try {
       const order = await create.mutateAsync({
         period: plan.period,
         connections: count,
-        pay_method: PAY_METHOD,
+        pay_method: payMethod,
       });
       setLeaving(true);
       // A full page load: the checkout is a page of the provider (or the server's own sandbox).
@@ -97,8 +110,23 @@ export function BuyPage() {
   // A subscriber through the app store may still buy by card; the card time follows the store's period.
   const appStore = info.data?.subscribe_type === SUBSCRIBE_TYPES.appStore ? info.data : null;
 
+  // One Buy button at a time: in the summary on wide screens, in the bottom bar on phones.
+  const buyButton = (
+    <Button
+      type="primary"
+      size="large"
+      block={!phone}
+      icon={<ShoppingCartOutlined />}
+      disabled={!plan || !payMethod}
+      loading={create.isPending || leaving}
+      onClick={() => void buy()}
+    >
+      {t('summary.buy')}
+    </Button>
+  );
+
   return (
-    <Row gutter={[16, 16]} className="buy-page">
+    <Row gutter={[16, 16]} className={phone ? 'buy-page buy-page--with-bar' : 'buy-page'}>
       {appStore && (
         <Col span={24}>
           <Card className="buy-page__app-store">
@@ -143,9 +171,10 @@ export function BuyPage() {
               max={maxConnections}
               precision={0}
               value={count}
-              disabled={plans.isPending}
+              // The starting value waits for the user info, so that typing is never overwritten.
+              disabled={plans.isPending || info.isPending}
               onChange={(value) => {
-                if (typeof value === 'number') setConnections(value);
+                if (typeof value === 'number') setTypedConnections(value);
               }}
               aria-describedby="buy-connections-hint"
               className="buy-field__input"
@@ -154,27 +183,12 @@ export function BuyPage() {
               {t('connections.hint', { max: maxConnections })}
             </Typography.Paragraph>
           </Card>
-          <Card title={<h2 id="buy-payment-title">{t('payment.title')}</h2>}>
-            <Radio.Group
-              className="pay-methods"
-              aria-labelledby="buy-payment-title"
-              value={PAY_METHOD}
-              orientation="vertical"
-            >
-              <Radio value={PAY_METHOD} className="pay-method">
-                <span className="pay-method__name">
-                  <CreditCardOutlined /> {t('payment.card')}
-                </span>
-                <span className="pay-method__hint">{t('payment.cardHint')}</span>
-              </Radio>
-              <Radio value="app_store" disabled className="pay-method">
-                <span className="pay-method__name">
-                  <AppleOutlined /> {t('payment.appStore')}
-                </span>
-                <span className="pay-method__hint">{t('payment.appStoreHint')}</span>
-              </Radio>
-            </Radio.Group>
-          </Card>
+          <PayMethodCard
+            methods={payMethods}
+            value={payMethod}
+            onChange={setChosenMethod}
+            loading={plans.isPending}
+          />
         </div>
       </Col>
       <Col xs={24} lg={9}>
@@ -196,7 +210,7 @@ export function BuyPage() {
                 </div>
                 <div className="buy-summary__total">
                   <dt>{t('summary.total')}</dt>
-                  <dd data-testid="buy-total">{formatYuan(orderAmount(plan.unit_price, count))}</dd>
+                  <dd data-testid="buy-total">{total}</dd>
                 </div>
               </dl>
               {info.data ? (
@@ -210,22 +224,13 @@ export function BuyPage() {
               )}
             </>
           )}
-          <Button
-            type="primary"
-            size="large"
-            block
-            icon={<ShoppingCartOutlined />}
-            disabled={!plan}
-            loading={create.isPending || leaving}
-            onClick={() => void buy()}
-          >
-            {t('summary.buy')}
-          </Button>
+          {!phone && buyButton}
           <Typography.Paragraph type="secondary" className="buy-summary__note">
             {t('summary.note')}
           </Typography.Paragraph>
         </Card>
       </Col>
+      {phone && <BuyBar total={total}>{buyButton}</BuyBar>}
       {inquiry}
     </Row>
   );

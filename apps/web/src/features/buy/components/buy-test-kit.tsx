@@ -3,7 +3,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider } from 'antd';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import type { Order, PlanList } from '@skyway/shared/plans';
-import type { UserInfo } from '@skyway/shared/user';
 import { BuyPage } from './buy-page.tsx';
 
 export const PLAN_LIST: PlanList = {
@@ -14,23 +13,8 @@ export const PLAN_LIST: PlanList = {
     { period: 'half_year', months: 6, days: 183, unit_price: 13800 },
     { period: 'year', months: 12, days: 366, unit_price: 25800 },
   ],
+  pay_methods: ['alipay', 'wechat_pay', 'card'],
 };
-
-export function userInfo(fields: Partial<UserInfo> = {}): UserInfo {
-  return {
-    account: 'me@example.com',
-    expire_user: 0,
-    subscribe_type: 1,
-    invite_code: 'ME',
-    connections: 1,
-    pending_connections: null,
-    pending_from: 0,
-    auto_renew: false,
-    app_store_expire: 0,
-    app_account_token: 'uuid',
-    ...fields,
-  };
-}
 
 export function order(fields: Partial<Order> = {}): Order {
   return {
@@ -40,6 +24,7 @@ export function order(fields: Partial<Order> = {}): Order {
     connections: 2,
     amount: 5000,
     currency: 'CNY',
+    pay_method: 'card',
     status: 'unpaid',
     create_time: 1_800_000_000,
     pay_time: 0,

@@ -4,6 +4,7 @@ import { SUBSCRIBE_TYPES } from '@skyway/shared/user';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as ApiClient from '../../../lib/api-client.ts';
 import { getSession, startSession } from '../../../lib/session.ts';
+import { userInfo } from '../../../test/user-info.ts';
 
 const callApi = vi.fn();
 vi.mock('../../../lib/api-client.ts', async (importOriginal) => ({
@@ -17,7 +18,7 @@ vi.mock('../../../lib/page.ts', () => ({
 }));
 
 const { ApiError } = await import('../../../lib/api-client.ts');
-const { PLAN_LIST, order, renderBuyPage, userInfo } = await import('./buy-test-kit.tsx');
+const { PLAN_LIST, order, renderBuyPage } = await import('./buy-test-kit.tsx');
 const { POLL_LIMIT_MS } = await import('./payment-inquiry-dialog.tsx');
 
 const PAID_UNTIL = 1_900_000_000;
@@ -82,7 +83,10 @@ describe('PaymentInquiryDialog', () => {
   });
 
   it('polls until the order is paid, shows it and refreshes the user; Done closes and drops order_id', async () => {
-    answer(order(), order({ status: 'paid', pay_time: 1_800_000_100, checkout_url: null }));
+    answer(
+      order({ pay_method: 'wechat_pay' }),
+      order({ pay_method: 'wechat_pay', status: 'paid', pay_time: 1_800_000_100, checkout_url: null }),
+    );
     const dialog = await openDialog();
     await within(dialog).findByText('Waiting for the payment to be confirmed…');
     expect(callsTo('/web/user/info')).toHaveLength(1);
@@ -90,6 +94,7 @@ describe('PaymentInquiryDialog', () => {
     await within(dialog).findByText('Payment received', {}, { timeout: 5000 });
     expect(callsTo('/web/order/query')).toHaveLength(2);
     expect(dialog.textContent).toContain('Amount¥50.00');
+    expect(dialog.textContent).toContain('Payment methodWeChat Pay');
     expect(dialog.textContent).toContain('Duration (months)1');
     expect(dialog.textContent).toContain('Connections2');
     await waitFor(() => expect(callsTo('/web/user/info')).toHaveLength(2));
@@ -99,6 +104,13 @@ describe('PaymentInquiryDialog', () => {
     fireEvent.click(footer(dialog).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(where()).toBe('/buy');
+    // The page now starts from the two connections just bought: buying again extends them.
+    expect(screen.getByLabelText<HTMLInputElement>('Simultaneous connections').value).toBe('2');
+    await waitFor(() =>
+      expect(
+        screen.getByRole('region', { name: 'What this purchase does' }).getAttribute('data-effect'),
+      ).toBe('extend'),
+    );
   });
 
   it('gives up after a minute: "Not paid yet" with Pay now and Check again', async () => {

@@ -1,11 +1,13 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Descriptions, Modal, Result, Spin } from 'antd';
-import { formatYuan, type Order } from '@skyway/shared/plans';
+import { formatYuan } from '@skyway/shared/money';
+import { type Order } from '@skyway/shared/plans';
 import { useTranslation } from 'react-i18next';
 import { openPage } from '../../../lib/page.ts';
 import { USER_INFO_QUERY_KEY } from '../../../lib/user-info.ts';
 import { useOrderInquiry } from '../api/order-inquiry.ts';
+import { PayMethodName } from './pay-method-name.tsx';
 
 /** Spec section 9: dialogs are 400 px wide. */
 const DIALOG_WIDTH = 400;
@@ -149,6 +151,11 @@ function OrderFacts({ order }: { order: Order }) {
       items={[
         { key: 'order', label: t('inquiry.orderId'), children: order.order_id },
         { key: 'amount', label: t('inquiry.amount'), children: formatYuan(order.amount) },
+        {
+          key: 'pay_method',
+          label: t('inquiry.payMethod'),
+          children: <PayMethodName method={order.pay_method} />,
+        },
         { key: 'months', label: t('inquiry.months'), children: order.months },
         { key: 'connections', label: t('inquiry.connections'), children: order.connections },
       ]}

@@ -1,8 +1,13 @@
+import type { InviteConf } from '@skyway/shared/invitations';
+import type { PlanList } from '@skyway/shared/plans';
 import type { SiteConf } from '@skyway/shared/site';
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { Suspense } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import zhDownload from '../../../locales/zh/download.json';
+import twDownload from '../../../locales/tw/download.json';
+import { i18n } from '../../../lib/i18n.ts';
 import { clearSession, startSession } from '../../../lib/session.ts';
 
 const conf: SiteConf = {
@@ -17,6 +22,30 @@ const conf: SiteConf = {
 };
 
 vi.mock('../../../lib/site-conf.ts', () => ({ useSiteConf: () => ({ data: conf }) }));
+
+const PLANS: PlanList = {
+  currency: 'CNY',
+  max_connections: 5,
+  plans: [
+    { period: 'month', months: 1, days: 31, unit_price: 3000 },
+    { period: 'half_year', months: 6, days: 183, unit_price: 15000 },
+    { period: 'year', months: 12, days: 366, unit_price: 26400 },
+  ],
+  pay_methods: ['alipay', 'wechat_pay', 'card'],
+};
+const TRIAL_OPEN: InviteConf = { open_trial: '1', trial_minute: 1440, invite_minute: 4320 };
+
+// The calls of the pricing section; the other tests leave them unanswered, so that the page they
+// look at does not change under them.
+const callApi = vi.fn();
+vi.mock('../../../lib/api-client.ts', async (importOriginal) => ({
+  ...(await importOriginal<Record<string, unknown>>()),
+  callApi: (...args: unknown[]) => callApi(...args) as unknown,
+}));
+
+function answerPricing(replies: Record<string, () => Promise<unknown>>) {
+  callApi.mockImplementation((path: string) => replies[path]?.() ?? new Promise(() => undefined));
+}
 
 const { DownloadPage } = await import('./download-page.tsx');
 
@@ -50,6 +79,11 @@ const cardNames = () =>
     .map((card) => within(card).queryByRole('heading', { level: 3 })?.textContent)
     .filter((name) => name !== undefined)
     .slice(0, 4);
+
+beforeEach(() => {
+  callApi.mockReset();
+  callApi.mockReturnValue(new Promise(() => undefined));
+});
 
 afterEach(() => {
   clearSession();
@@ -125,5 +159,127 @@ describe('DownloadPage', () => {
     expect(screen.queryByRole('link', { name: 'Create a free account' })).toBeNull();
     const consoleLinks = screen.getAllByRole('link', { name: 'Go to console' });
     expect(consoleLinks.map((link) => link.getAttribute('href'))).toEqual(['/buy', '/buy']);
+  });
+});
+
+describe('DownloadPage, prices before registering', () => {
+  const pricingHeading = () => screen.findByRole('heading', { level: 2, name: 'Plans and prices' });
+
+  it('shows each plan’s price per connection, the trial’s length and the payment methods', async () => {
+    useUserAgent(LINUX);
+    answerPricing({
+      '/web/plan/list': () => Promise.resolve(PLANS),
+      '/web/invite/conf': () => Promise.resolve(TRIAL_OPEN),
+    });
+    await renderPage();
+    const section = (await pricingHeading()).closest('section') as HTMLElement;
+
+    const plans = within(section)
+      .getAllByRole('listitem')
+      .filter((item) => within(item).queryByRole('heading', { level: 3 }));
+    expect(plans.map((plan) => plan.textContent)).toEqual([
+      'Monthly¥30.00 per connection1 mo · 31 days',
+      'Half-yearly¥150.00 per connection6 mo · 183 days' + 'about ¥25.00 a month',
+      'Yearly¥264.00 per connection12 mo · 366 days' + 'about ¥22.00 a month',
+    ]);
+    expect(within(section).getByText(/choose 1 to 5 connections/)).toBeTruthy();
+    expect(within(section).getByText('New accounts can try it free for 1 day.')).toBeTruthy();
+    const methods = within(section).getByRole('list', { name: 'Pay with' });
+    expect(
+      within(methods)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Alipay', 'WeChat Pay', 'Card']);
+    expect(within(section).getByRole('link', { name: 'Create a free account' }).getAttribute('href')).toBe(
+      '/login?formType=regist',
+    );
+    // Public calls, through the api client (which signs them when the server asks for it).
+    expect(callApi).toHaveBeenCalledWith('/web/plan/list', {}, { silent: true });
+    expect(callApi).toHaveBeenCalledWith('/web/invite/conf', {}, { silent: true });
+  });
+
+  it('says nothing of a trial while the operator has closed it', async () => {
+    useUserAgent(LINUX);
+    answerPricing({
+      '/web/plan/list': () => Promise.resolve(PLANS),
+      '/web/invite/conf': () => Promise.resolve({ ...TRIAL_OPEN, open_trial: '0' }),
+    });
+    await renderPage();
+    const section = (await pricingHeading()).closest('section') as HTMLElement;
+    expect(within(section).getAllByText(/per connection/)).toHaveLength(3);
+    expect(within(section).queryByText(/try it free/)).toBeNull();
+  });
+
+  it('still shows the prices when the trial’s config cannot be read', async () => {
+    useUserAgent(LINUX);
+    answerPricing({
+      '/web/plan/list': () => Promise.resolve(PLANS),
+      '/web/invite/conf': () => Promise.reject(new Error('offline')),
+    });
+    await renderPage();
+    const section = (await pricingHeading()).closest('section') as HTMLElement;
+    expect(within(section).getByText('¥30.00')).toBeTruthy();
+    expect(within(section).queryByText(/try it free/)).toBeNull();
+  });
+
+  it('leaves the section out, and the rest of the page as it is, when the plans cannot be loaded', async () => {
+    useUserAgent(LINUX);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    answerPricing({
+      '/web/plan/list': () => Promise.reject(new Error('offline')),
+      '/web/invite/conf': () => Promise.resolve(TRIAL_OPEN),
+    });
+    await renderPage();
+    await waitFor(() => expect(warn).toHaveBeenCalled());
+    expect(document.querySelector('.pricing-placeholder')).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Plans and prices' })).toBeNull();
+    expect(screen.queryByText(/¥/)).toBeNull();
+    expect(screen.getByRole('heading', { level: 2, name: 'Get the app' })).toBeTruthy();
+    expect(screen.getAllByRole('link', { name: 'Create a free account' })).toHaveLength(2);
+  });
+
+  it('offers the console to a signed-in user instead of registration', async () => {
+    useUserAgent(LINUX);
+    startSession({
+      token: 'tok',
+      account: 'a@example.com',
+      expire_user: 0,
+      subscribe_type: 1,
+      invite_code: '',
+      connections: 1,
+    });
+    answerPricing({
+      '/web/plan/list': () => Promise.resolve(PLANS),
+      '/web/invite/conf': () => Promise.resolve(TRIAL_OPEN),
+    });
+    await renderPage();
+    const section = (await pricingHeading()).closest('section') as HTMLElement;
+    expect(within(section).getByRole('link', { name: 'Go to console' }).getAttribute('href')).toBe('/buy');
+    expect(within(section).queryByRole('link', { name: 'Create a free account' })).toBeNull();
+  });
+});
+
+describe('DownloadPage, Chinese headline', () => {
+  afterEach(async () => {
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  // Words may break only at the marks (with word-break: keep-all in download-page.css).
+  const parts = (title: string) => title.split('\u200b');
+
+  it.each([
+    ['zh', zhDownload.hero.title, ['快速稳定地', '连接', '全球互联网']],
+    ['tw', twDownload.hero.title, ['快速穩定地', '連上', '全球網路']],
+  ])('%s: marks where a line may break, between words only', (_language, title, words) => {
+    expect(parts(title)).toEqual(words);
+  });
+
+  it('renders the marks in the h1, whose text stays the title', async () => {
+    useUserAgent(LINUX);
+    await act(() => i18n.changeLanguage('zh'));
+    await renderPage();
+    const h1 = screen.getByRole('heading', { level: 1 });
+    expect(h1.textContent).toBe(zhDownload.hero.title);
+    expect(parts(h1.textContent ?? '')).toContain('全球互联网');
   });
 });

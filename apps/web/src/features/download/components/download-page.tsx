@@ -1,12 +1,13 @@
 import type { Download, Platform } from '@skyway/shared/site';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useSiteConf } from '../../../lib/site-conf.ts';
 import { detectVisitorPlatform } from '../detect-platform.ts';
+import { NextStepLink } from './next-step-link.tsx';
 import { PlatformIcon } from './platform-icon.tsx';
+import { PricingSlot } from './pricing-slot.tsx';
 import './download-page.css';
 
 // Not imported from the shared package: its module builds zod schemas, which the public entry avoids.
@@ -78,19 +79,6 @@ function PlatformCard({ platform, download, own, primary }: PlatformCardProps) {
   );
 }
 
-/** The page's next step: register when signed out, the console when signed in. */
-function NextStepLink({ signedIn, className }: { signedIn: boolean; className: string }) {
-  const { t } = useTranslation('download');
-  return signedIn ? (
-    <Link to="/buy" className={className}>
-      {t('hero.buy')}
-    </Link>
-  ) : (
-    <Link to="/login?formType=regist" className={className}>
-      {t('hero.register')}
-    </Link>
-  );
-}
 export function DownloadPage() {
   const { t } = useTranslation(['download', 'common']);
   const { token } = useSession();
@@ -178,6 +166,8 @@ export function DownloadPage() {
           ))}
         </ul>
       </section>
+
+      <PricingSlot signedIn={signedIn} />
 
       <section className="section">
         <h2 className="section__title">{t('features.title', { site })}</h2>

@@ -1,22 +1,33 @@
 import { CopyOutlined, WalletOutlined } from '@ant-design/icons';
-import { Button, Card, Col, Input, Row, Space, Statistic, Table, Tag, type TableColumnsType } from 'antd';
+import { Button, Card, Col, Empty, Input, Row, Space, Statistic, Table, type TableColumnsType } from 'antd';
 import { formatDateTime } from '@skyway/shared/dates';
 import { shareLink } from '@skyway/shared/invitations';
 import { useTranslation } from 'react-i18next';
+import { useFormatMinutes } from '../../../lib/durations.ts';
+import { useInviteConf } from '../../../lib/use-invite-conf.ts';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { useSession } from '../../../lib/session.ts';
 import { ERROR_SECONDS, MESSAGE_SECONDS, showError, showSuccess } from '../../../lib/toast.ts';
+import { MOBILE_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
 import { useServerPagination } from '../../../lib/use-server-pagination.ts';
 import { useInvitations, useWithdrawRewards, type Invitation } from '../api/invitations.ts';
 import { copyText } from '../copy-text.ts';
+import { ClaimStatusTag } from './claim-status-tag.tsx';
+import { InvitationCards } from './invitation-cards.tsx';
 
-/** My invitations: summary, share link, the server-paginated list and the withdraw button. */
+/**
+ * My invitations: summary, share link with what each invitation earns, the server-paginated list
+ * (a table, cards on a phone; with none yet, a way to share the link) and the withdraw button.
+ */
 export function InvitationsPage() {
   const { t } = useTranslation('invitations');
   usePageMeta(t('title'));
   const { user } = useSession();
+  const narrow = useMediaQuery(MOBILE_QUERY);
+  const formatMinutes = useFormatMinutes();
   const { page, size, pagination } = useServerPagination();
   const invitations = useInvitations(page, size);
+  const conf = useInviteConf();
   const withdraw = useWithdrawRewards();
   const data = invitations.data;
 
@@ -32,7 +43,7 @@ export function InvitationsPage() {
   async function withdrawNow() {
     try {
       const result = await withdraw.mutateAsync();
-      showSuccess(t('withdrawn', { minutes: result.trial_time }), MESSAGE_SECONDS);
+      showSuccess(t('withdrawn', { duration: formatMinutes(result.trial_time) }), MESSAGE_SECONDS);
     } catch {
       // The api client has shown the server's message.
     }
@@ -46,41 +57,76 @@ export function InvitationsPage() {
       title: t('columns.completeTime'),
       render: (value: number) => formatDateTime(value),
     },
-    { key: 'trial_minute', dataIndex: 'trial_minute', title: t('columns.trialMinutes') },
+    {
+      key: 'trial_minute',
+      dataIndex: 'trial_minute',
+      title: t('columns.trialMinutes'),
+      render: (minutes: number) => formatMinutes(minutes),
+    },
     {
       key: 'claimed',
       dataIndex: 'claimed',
       title: t('columns.status'),
-      render: (claimed: boolean) =>
-        claimed ? (
-          <Tag color="green">{t('status.claimed')}</Tag>
-        ) : (
-          <Tag color="orange">{t('status.unclaimed')}</Tag>
-        ),
+      render: (claimed: boolean) => <ClaimStatusTag claimed={claimed} />,
     },
   ];
   const stats = [
     { key: 'total', label: t('stats.total'), value: data?.total },
     { key: 'unclaimedUsers', label: t('stats.unclaimedUsers'), value: data?.unclaimed_users },
-    { key: 'unclaimedMinutes', label: t('stats.unclaimedMinutes'), value: data?.unclaimed_minutes },
+    {
+      key: 'unclaimedMinutes',
+      label: t('stats.unclaimedMinutes'),
+      value: data && formatMinutes(data.unclaimed_minutes),
+    },
   ];
+  // While the config is unknown (or could not be read) the hint says what an invitation earns
+  // without the amount.
+  const earnings = conf.data
+    ? t('share.earn', { duration: formatMinutes(conf.data.invite_minute) })
+    : t('share.hint');
+
+  let list;
+  if (data?.total === 0) {
+    list = (
+      <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty.text')}>
+        <Button type="primary" icon={<CopyOutlined />} disabled={!link} onClick={() => void copyLink()}>
+          {t('empty.copy')}
+        </Button>
+      </Empty>
+    );
+  } else if (narrow) {
+    list = (
+      <InvitationCards
+        rows={data?.list ?? []}
+        loading={invitations.isFetching}
+        pagination={pagination(data?.total)}
+      />
+    );
+  } else {
+    list = (
+      <Table<Invitation>
+        rowKey={(row) => `${row.account}-${row.complete_time}`}
+        columns={columns}
+        dataSource={data?.list ?? []}
+        loading={invitations.isFetching}
+        scroll={{ x: 560 }}
+        pagination={pagination(data?.total)}
+      />
+    );
+  }
 
   return (
     <Row gutter={[16, 16]}>
       {stats.map((stat) => (
         <Col key={stat.key} xs={24} sm={8}>
           <Card>
-            <Statistic
-              title={stat.label}
-              value={stat.value ?? '–'}
-              suffix={stat.key === 'unclaimedMinutes' && stat.value !== undefined ? t('minutes') : undefined}
-            />
+            <Statistic title={stat.label} value={stat.value ?? '–'} />
           </Card>
         </Col>
       ))}
       <Col span={24}>
         <Card title={t('share.title')}>
-          <p>{t('share.hint')}</p>
+          <p>{earnings}</p>
           <Space.Compact block>
             <Input readOnly value={link} aria-label={t('share.link')} data-testid="share-link" />
             <Button type="primary" icon={<CopyOutlined />} disabled={!link} onClick={() => void copyLink()}>
@@ -103,14 +149,7 @@ export function InvitationsPage() {
             </Button>
           }
         >
-          <Table<Invitation>
-            rowKey={(row) => `${row.account}-${row.complete_time}`}
-            columns={columns}
-            dataSource={data?.list ?? []}
-            loading={invitations.isFetching}
-            scroll={{ x: 560 }}
-            pagination={pagination(data?.total)}
-          />
+          {list}
         </Card>
       </Col>
     </Row>

@@ -377,3 +377,96 @@ describe('LoginPage, the get-code button (spec section 4)', () => {
     expect(showSuccess).not.toHaveBeenCalled();
   });
 });
+
+describe('LoginPage, failures next to the form as well as in the toast', () => {
+  const alert = () => screen.queryByRole('alert');
+
+  /** The alert, checked to sit above the submit button it explains. */
+  async function findFailure(text: string, submitName: string) {
+    const shown = await screen.findByRole('alert');
+    expect(shown.textContent).toBe(text);
+    const submitButton = screen.getByRole('button', { name: submitName });
+    expect(shown.compareDocumentPosition(submitButton) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    return shown;
+  }
+
+  it('shows a refused sign-in above the button until a field is edited', async () => {
+    callApi.mockRejectedValue(new ApiError(400, 'Wrong email or password'));
+    await renderAt('/login');
+    expect(alert()).toBeNull();
+    type('Email', 'a@example.com');
+    type('Password', 'wrong-pass');
+    await submit('Log in');
+    await findFailure('Wrong email or password', 'Log in');
+
+    type('Password', 'wrong-pass2');
+    await waitFor(() => expect(alert()).toBeNull());
+  });
+
+  it('announces the same failure again on the next attempt', async () => {
+    callApi.mockRejectedValue(new ApiError(423, 'Too many attempts: the account is locked for 15 minutes'));
+    await renderAt('/login');
+    type('Email', 'a@example.com');
+    type('Password', 'wrong-pass');
+    await submit('Log in');
+    const first = await findFailure('Too many attempts: the account is locked for 15 minutes', 'Log in');
+    await submit('Log in');
+    await waitFor(() => expect(callApi).toHaveBeenCalledTimes(2));
+    const second = await findFailure('Too many attempts: the account is locked for 15 minutes', 'Log in');
+    // A new element: a screen reader reads an alert out when it appears.
+    expect(second).not.toBe(first);
+  });
+
+  it('shows a refused registration', async () => {
+    callApi.mockRejectedValue(new ApiError(400, 'The verification code is wrong or has expired'));
+    await renderAt('/login?formType=regist');
+    type('Email', 'new@example.com');
+    type('Verification code', '123456');
+    type('Password', 'long-enough');
+    type('Confirm password', 'long-enough');
+    await submit('Register');
+    await findFailure('The verification code is wrong or has expired', 'Register');
+    expect(openPage).not.toHaveBeenCalled();
+  });
+
+  it('shows a refused password reset, and stays in the reset form', async () => {
+    request.mockRejectedValue(new ApiError(400, 'The verification code is wrong or has expired'));
+    await renderAt('/login?formType=forget');
+    type('Email', 'a@example.com');
+    type('Verification code', '654321');
+    type('New password', 'long-enough');
+    type('Confirm new password', 'long-enough');
+    await submit('Reset password');
+    await findFailure('The verification code is wrong or has expired', 'Reset password');
+    expect(screen.getByRole('heading', { level: 1, name: 'Reset password' })).toBeTruthy();
+  });
+
+  it('shows a refused code request, and clears it when a code is sent', async () => {
+    request.mockRejectedValueOnce(new ApiError(429, 'Too many requests: try again in 42 s'));
+    request.mockResolvedValueOnce({ data: {}, msg: 'Code sent' });
+    await renderAt('/login?formType=regist');
+    type('Email', 'new@example.com');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Get code' }));
+      await Promise.resolve();
+    });
+    await findFailure('Too many requests: try again in 42 s', 'Register');
+
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Get code' }));
+      await Promise.resolve();
+    });
+    await waitFor(() => expect(showSuccess).toHaveBeenCalledWith('Code sent'));
+    expect(alert()).toBeNull();
+  });
+
+  it('says something went wrong when the failure is not the server’s answer', async () => {
+    callApi.mockResolvedValue({ token: 'T1' });
+    await renderAt('/login');
+    type('Email', 'a@example.com');
+    type('Password', 'secret-pass');
+    await submit('Log in');
+    await findFailure('Something went wrong. Please try again.', 'Log in');
+    expect(openPage).not.toHaveBeenCalled();
+  });
+});

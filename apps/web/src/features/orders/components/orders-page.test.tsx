@@ -3,8 +3,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider } from 'antd';
 import { formatDateTime } from '@skyway/shared/dates';
 import type { Order } from '@skyway/shared/plans';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as ApiClient from '../../../lib/api-client.ts';
+import { DESKTOP_WIDTH, PHONE_WIDTH, setViewportWidth } from '../../../test/viewport.ts';
 
 const callApi = vi.fn();
 vi.mock('../../../lib/api-client.ts', async (importOriginal) => ({
@@ -35,6 +37,7 @@ function order(fields: Partial<Order>): Order {
     connections: 1,
     amount: 2500,
     currency: 'CNY',
+    pay_method: 'card',
     status: 'paid',
     create_time: 1_800_000_000,
     pay_time: 0,
@@ -49,16 +52,28 @@ const UNPAID = order({
   months: 12,
   connections: 2,
   amount: 51600,
+  pay_method: 'alipay',
   status: 'unpaid',
   latest_pay_time: 1_800_300_000,
   checkout_url: 'https://checkout.stripe.com/c/pay/cs_test_1',
 });
-const PAID = order({ order_id: 'SW-PAID', status: 'paid', pay_time: 1_800_000_100 });
+const PAID = order({
+  order_id: 'SW-PAID',
+  status: 'paid',
+  pay_method: 'wechat_pay',
+  pay_time: 1_800_000_100,
+});
 const EXPIRED = order({ order_id: 'SW-EXPIRED', months: 6, amount: 13800, status: 'expired' });
 const CANCELLED = order({ order_id: 'SW-CANCELLED', status: 'cancelled' });
 const ROWS = [UNPAID, PAID, EXPIRED, CANCELLED];
 
-async function renderPage() {
+function Where() {
+  const location = useLocation();
+  return <output data-testid="where">{location.pathname}</output>;
+}
+
+/** The orders page at /order, once `shown` is on screen. */
+async function renderPage(shown = 'SW-PAID') {
   const client = new QueryClient({
     defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
   });
@@ -66,17 +81,28 @@ async function renderPage() {
     render(
       <QueryClientProvider client={client}>
         <ConfigProvider theme={{ token: { motion: false } }}>
-          <OrdersPage />
+          <MemoryRouter initialEntries={['/order']}>
+            <Routes>
+              <Route path="/order" element={<OrdersPage />} />
+              <Route path="/buy" element={<Where />} />
+            </Routes>
+          </MemoryRouter>
         </ConfigProvider>
       </QueryClientProvider>,
     );
   });
-  await screen.findByText('SW-PAID', {}, { timeout: 5000 });
+  await screen.findByText(shown, {}, { timeout: 5000 });
 }
 
 function row(orderId: string) {
   const element = screen.getByText(orderId).closest('tr');
   if (!element) throw new Error(`no row ${orderId}`);
+  return element;
+}
+
+function card(orderId: string) {
+  const element = screen.getByText(orderId).closest('li');
+  if (!element) throw new Error(`no card ${orderId}`);
   return element;
 }
 
@@ -86,6 +112,10 @@ beforeEach(() => {
   callApi.mockReset();
   openPage.mockReset();
   showSuccess.mockReset();
+});
+
+afterEach(() => {
+  setViewportWidth(DESKTOP_WIDTH);
 });
 
 describe('OrdersPage', () => {
@@ -100,6 +130,7 @@ describe('OrdersPage', () => {
       'Payment time',
       'Pay before',
       'Amount',
+      'Payment method',
       'Status',
       'Actions',
     ]);
@@ -110,6 +141,7 @@ describe('OrdersPage', () => {
     expect(unpaid.getByText(formatDateTime(1_800_300_000))).toBeTruthy();
     expect(unpaid.getByText('¥516.00')).toBeTruthy();
     expect(unpaid.getByText('Unpaid')).toBeTruthy();
+    expect(unpaid.getByText('Alipay')).toBeTruthy();
     expect(unpaid.getByRole('button', { name: 'Pay' })).toBeTruthy();
     expect(unpaid.getByRole('button', { name: 'Cancel' })).toBeTruthy();
 
@@ -117,10 +149,12 @@ describe('OrdersPage', () => {
     expect(paid.getByText(formatDateTime(1_800_000_100))).toBeTruthy();
     expect(paid.getByText('¥25.00')).toBeTruthy();
     expect(paid.getByText('Paid')).toBeTruthy();
+    expect(paid.getByText('WeChat Pay')).toBeTruthy();
     expect(paid.queryByRole('button')).toBeNull();
 
     expect(within(row('SW-EXPIRED')).getByText('Expired unpaid')).toBeTruthy();
     expect(within(row('SW-EXPIRED')).getByText('¥138.00')).toBeTruthy();
+    expect(within(row('SW-EXPIRED')).getByText('Card')).toBeTruthy();
     expect(within(row('SW-EXPIRED')).queryByRole('button')).toBeNull();
     expect(within(row('SW-CANCELLED')).getByText('Cancelled')).toBeTruthy();
     expect(within(row('SW-CANCELLED')).queryByRole('button')).toBeNull();
@@ -182,5 +216,52 @@ describe('OrdersPage', () => {
     await renderPage();
     fireEvent.click(screen.getByTitle('2'));
     await waitFor(() => expect(callApi).toHaveBeenCalledWith('/web/order/list', { page: 2, size: 10 }));
+  });
+
+  describe('on a phone', () => {
+    beforeEach(() => {
+      setViewportWidth(PHONE_WIDTH);
+    });
+
+    it('stacks each order as a card, status and amount first, with no table to swipe', async () => {
+      callApi.mockResolvedValue({ total: 4, list: ROWS });
+      await renderPage();
+      expect(screen.queryByRole('table')).toBeNull();
+      const cards = within(screen.getByRole('list')).getAllByRole('listitem');
+      expect(cards).toHaveLength(4);
+
+      const unpaid = card('SW-UNPAID');
+      expect(unpaid.textContent).toMatch(/^Unpaid¥516\.00/);
+      expect(unpaid.textContent).toContain('Order IDSW-UNPAID');
+      expect(unpaid.textContent).toContain('Duration (months)12');
+      expect(unpaid.textContent).toContain('Connections2');
+      expect(unpaid.textContent).toContain('Payment methodAlipay');
+      expect(unpaid.textContent).toContain('Payment time–');
+      expect(unpaid.textContent).toContain(`Pay before${formatDateTime(1_800_300_000)}`);
+      fireEvent.click(within(unpaid).getByRole('button', { name: 'Pay' }));
+      expect(openPage).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_test_1');
+      expect(within(unpaid).getByRole('button', { name: 'Cancel' })).toBeTruthy();
+
+      const paid = card('SW-PAID');
+      expect(paid.textContent).toMatch(/^Paid¥25\.00/);
+      expect(paid.textContent).toContain('Payment methodWeChat Pay');
+      expect(paid.textContent).toContain(`Payment time${formatDateTime(1_800_000_100)}`);
+      expect(within(paid).queryByRole('button')).toBeNull();
+      expect(card('SW-EXPIRED').textContent).toMatch(/^Expired unpaid¥138\.00/);
+    });
+  });
+
+  it.each([
+    ['wide', DESKTOP_WIDTH],
+    ['phone', PHONE_WIDTH],
+  ])('says there are no orders yet and leads to the plans (%s)', async (_, width) => {
+    setViewportWidth(width);
+    callApi.mockResolvedValue({ total: 0, list: [] });
+    await renderPage('You have no orders yet.');
+    expect(screen.queryByRole('table')).toBeNull();
+    const plans = screen.getByRole('link', { name: 'Buy a plan' });
+    expect(plans.getAttribute('href')).toBe('/buy');
+    fireEvent.click(plans);
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/buy'));
   });
 });

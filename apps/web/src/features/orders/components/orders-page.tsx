@@ -1,24 +1,38 @@
-import { Button, Card, Popconfirm, Space, Table, Tag, type TableColumnsType } from 'antd';
-import { formatDateTime } from '@skyway/shared/dates';
-import { formatYuan, type Order, type OrderStatus } from '@skyway/shared/plans';
+import type { ReactNode } from 'react';
+import { Card, Pagination, Spin, Table, type TableColumnsType } from 'antd';
+import type { Order } from '@skyway/shared/plans';
 import { useTranslation } from 'react-i18next';
-import { openPage } from '../../../lib/page.ts';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { MESSAGE_SECONDS, showSuccess } from '../../../lib/toast.ts';
+import { MOBILE_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
 import { useServerPagination } from '../../../lib/use-server-pagination.ts';
 import { useCancelOrder, useOrders } from '../api/orders.ts';
+import { NoOrders } from './no-orders.tsx';
+import { OrderActions } from './order-actions.tsx';
+import { OrderCards } from './order-cards.tsx';
+import { useOrderFields, type OrderFieldKey } from './order-fields.tsx';
+import './orders-page.css';
 
-const STATUS_COLOR: Record<OrderStatus, string> = {
-  unpaid: 'gold',
-  paid: 'green',
-  expired: 'default',
-  cancelled: 'default',
-};
+/** The spec's columns, with the payment method before the status. */
+const COLUMNS: OrderFieldKey[] = [
+  'order_id',
+  'months',
+  'pay_time',
+  'latest_pay_time',
+  'amount',
+  'pay_method',
+  'status',
+];
 
-/** My orders: the server-paginated list; an unpaid order can be paid or cancelled from its row. */
+/**
+ * My orders: the server-paginated list, a table on wide screens and cards on phones; an unpaid order
+ * can be paid or cancelled from its row or card.
+ */
 export function OrdersPage() {
   const { t } = useTranslation('orders');
   usePageMeta(t('title'));
+  const phone = useMediaQuery(MOBILE_QUERY);
+  const fields = useOrderFields();
   const { page, size, pagination } = useServerPagination();
   const orders = useOrders(page, size);
   const cancel = useCancelOrder();
@@ -33,66 +47,48 @@ export function OrdersPage() {
     }
   }
 
-  const time = (value: number) => (value ? formatDateTime(value) : t('none'));
   const columns: TableColumnsType<Order> = [
-    { key: 'order_id', dataIndex: 'order_id', title: t('columns.orderId') },
-    { key: 'months', dataIndex: 'months', title: t('columns.months') },
-    { key: 'pay_time', dataIndex: 'pay_time', title: t('columns.payTime'), render: time },
-    {
-      key: 'latest_pay_time',
-      dataIndex: 'latest_pay_time',
-      title: t('columns.latestPayTime'),
-      render: time,
-    },
-    {
-      key: 'amount',
-      dataIndex: 'amount',
-      title: t('columns.amount'),
-      render: (value: number) => formatYuan(value),
-    },
-    {
-      key: 'status',
-      dataIndex: 'status',
-      title: t('columns.status'),
-      render: (status: OrderStatus) => <Tag color={STATUS_COLOR[status]}>{t(`status.${status}`)}</Tag>,
-    },
+    ...COLUMNS.map((key) => ({
+      key,
+      title: fields[key].label,
+      render: (_: unknown, order: Order) => fields[key].render(order),
+    })),
     {
       key: 'actions',
       title: t('columns.actions'),
-      render: (_: unknown, order: Order) => {
-        const url = order.checkout_url;
-        if (order.status !== 'unpaid' || !url) return null;
-        return (
-          <Space size="small">
-            <Button type="link" size="small" onClick={() => openPage(url)}>
-              {t('pay')}
-            </Button>
-            <Popconfirm
-              title={t('cancelConfirm')}
-              okText={t('cancelYes')}
-              cancelText={t('cancelNo')}
-              onConfirm={() => cancelNow(order)}
-            >
-              <Button type="link" size="small" danger>
-                {t('cancel')}
-              </Button>
-            </Popconfirm>
-          </Space>
-        );
-      },
+      render: (_: unknown, order: Order) => <OrderActions order={order} onCancel={cancelNow} compact />,
     },
   ];
 
-  return (
-    <Card title={t('title')}>
+  let list: ReactNode;
+  if (data?.total === 0) {
+    list = <NoOrders />;
+  } else if (phone) {
+    list = (
+      <Spin spinning={orders.isFetching}>
+        <div className="orders-page__cards">
+          <OrderCards orders={data?.list ?? []} onCancel={cancelNow} />
+          <Pagination {...pagination(data?.total)} align="center" hideOnSinglePage />
+        </div>
+      </Spin>
+    );
+  } else {
+    list = (
       <Table<Order>
         rowKey="order_id"
         columns={columns}
         dataSource={data?.list ?? []}
         loading={orders.isFetching}
-        scroll={{ x: 820 }}
+        scroll={{ x: 920 }}
         pagination={pagination(data?.total)}
       />
+    );
+  }
+
+  return (
+    // On a phone the cards need the width more than the frame around them does.
+    <Card title={t('title')} styles={phone ? { body: { padding: 12 } } : undefined}>
+      {list}
     </Card>
   );
 }

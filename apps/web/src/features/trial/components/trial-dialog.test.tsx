@@ -34,10 +34,11 @@ function answer(conf: unknown, claim: () => Promise<unknown>) {
   });
 }
 
-async function renderDialog(onClose = vi.fn()) {
-  const client = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-  });
+function newClient() {
+  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+}
+
+async function renderDialog(onClose = vi.fn(), client = newClient()) {
   await act(async () => {
     render(
       <QueryClientProvider client={client}>
@@ -74,12 +75,28 @@ beforeEach(() => {
 });
 
 describe('TrialDialog', () => {
-  it('appears when open_trial is "1", with the trial length', async () => {
-    answer(OPEN, () => Promise.resolve({}));
+  it('appears when open_trial is "1", with the trial length in days and hours', async () => {
+    answer({ ...OPEN, trial_minute: 2160 }, () => Promise.resolve({}));
     await renderDialog();
     const dialog = await screen.findByRole('dialog', {}, { timeout: 5000 });
-    expect(dialog.textContent).toContain('Claim 120 minutes (2 h) of free access');
+    expect(dialog.textContent).toContain('Claim 1 day 12 hours of free access');
+    expect(dialog.textContent).not.toContain('minutes');
     expect(callApi).toHaveBeenCalledWith('/web/invite/conf', {}, { silent: true });
+  });
+
+  it("waits for a fresh config although the trial's state display has an open one cached", async () => {
+    const client = newClient();
+    client.setQueryData(['invite-conf'], OPEN);
+    let answerConf: (conf: unknown) => void = () => undefined;
+    callApi.mockImplementation(() => new Promise((resolve) => (answerConf = resolve)));
+    const onClose = await renderDialog(vi.fn(), client);
+    await waitFor(() => expect(callApi).toHaveBeenCalledWith('/web/invite/conf', {}, { silent: true }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await act(async () => answerConf({ ...OPEN, open_trial: '0' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // The fresh answer replaces the cached one, so the display learns that the trial closed.
+    expect(client.getQueryData(['invite-conf'])).toEqual({ ...OPEN, open_trial: '0' });
   });
 
   it('never appears when open_trial is "0", and ends at once', async () => {
@@ -98,13 +115,13 @@ describe('TrialDialog', () => {
     expect(showError).not.toHaveBeenCalled();
   });
 
-  it('claims when signed in: success message with the minutes, closes, goes to /buy', async () => {
-    answer(OPEN, () => Promise.resolve({ trial_time: 120, expire_user: 1_800_000_000 }));
+  it('claims when signed in: success message with the granted time, closes, goes to /buy', async () => {
+    answer(OPEN, () => Promise.resolve({ trial_time: 1440, expire_user: 1_800_000_000 }));
     const onClose = await renderDialog();
     fireEvent.click(await screen.findByRole('button', { name: 'Claim now' }, { timeout: 5000 }));
     await screen.findByText('buy page');
     expect(claimCalls()).toHaveLength(1);
-    expect(showSuccess).toHaveBeenCalledWith('Trial claimed: 120 minutes added.', 1.5);
+    expect(showSuccess).toHaveBeenCalledWith('Free trial claimed: 1 day added.', 1.5);
     await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 

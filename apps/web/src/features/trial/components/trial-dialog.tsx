@@ -4,22 +4,14 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ApiError } from '../../../lib/api-client.ts';
+import { useFormatMinutes } from '../../../lib/durations.ts';
+import { fetchInviteConf } from '../../../lib/invite-conf.ts';
+import { INVITE_CONF_QUERY_KEY } from '../../../lib/use-invite-conf.ts';
 import { isSignedIn } from '../../../lib/session.ts';
 import { ERROR_SECONDS, MESSAGE_SECONDS, showError, showSuccess } from '../../../lib/toast.ts';
-import { useClaimTrial } from '../api/claim-trial.ts';
-import { fetchInviteConf } from '../api/invite-conf.ts';
+import { isAlreadyClaimed, useClaimTrial } from '../api/claim-trial.ts';
 
 const DIALOG_WIDTH = 400;
-
-/** The server's 409 reason for a second claim (PRODUCT.md section 2). */
-const TRIAL_CLAIMED = 'trial_claimed';
-
-function isAlreadyClaimed(error: unknown): error is ApiError {
-  if (!(error instanceof ApiError) || error.code !== 409) return false;
-  const data = error.data;
-  return typeof data === 'object' && data !== null && 'reason' in data && data.reason === TRIAL_CLAIMED;
-}
 
 /**
  * Mount it when the user asks for a trial; it fetches the invitation config and appears only when
@@ -28,16 +20,20 @@ function isAlreadyClaimed(error: unknown): error is ApiError {
 export function TrialDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation('trial');
   const navigate = useNavigate();
+  const formatMinutes = useFormatMinutes();
   const [closing, setClosing] = useState(false);
-  // gcTime 0: every request reads the config afresh, as an operator may have closed the trial.
-  const conf = useQuery({ queryKey: ['invite-conf'], queryFn: fetchInviteConf, staleTime: 0, gcTime: 0 });
+  // Every request reads the config afresh, as an operator may have closed the trial: a copy the
+  // trial's state display cached under the same key does not count until this read has answered.
+  const conf = useQuery({ queryKey: INVITE_CONF_QUERY_KEY, queryFn: fetchInviteConf, staleTime: 0 });
+  const answered = conf.isFetchedAfterMount && !conf.isFetching;
+  const isOpen = answered && conf.isSuccess && conf.data.open_trial === '1';
   const claim = useClaimTrial();
-  const isOpen = conf.data?.open_trial === '1';
 
   useEffect(() => {
+    if (!answered) return;
     if (conf.isError) console.warn('Trial: the invitation config could not be read', conf.error);
-    if (conf.isError || (conf.isSuccess && !isOpen)) onClose();
-  }, [conf.isError, conf.error, conf.isSuccess, isOpen, onClose]);
+    if (!isOpen) onClose();
+  }, [answered, conf.isError, conf.error, isOpen, onClose]);
 
   async function claimNow() {
     if (!isSignedIn()) {
@@ -48,7 +44,7 @@ export function TrialDialog({ onClose }: { onClose: () => void }) {
     }
     try {
       const result = await claim.mutateAsync();
-      showSuccess(t('claimed', { minutes: result.trial_time }), MESSAGE_SECONDS);
+      showSuccess(t('claimed', { duration: formatMinutes(result.trial_time) }), MESSAGE_SECONDS);
       setClosing(true);
       await navigate('/buy');
     } catch (error) {
@@ -62,7 +58,6 @@ export function TrialDialog({ onClose }: { onClose: () => void }) {
     }
   }
 
-  const minutes = conf.data?.trial_minute ?? 0;
   return (
     <Modal
       open={isOpen && !closing}
@@ -82,7 +77,7 @@ export function TrialDialog({ onClose }: { onClose: () => void }) {
     >
       <div className="trial-dialog">
         <GiftOutlined className="trial-dialog__icon" />
-        <p>{t('body', { minutes, hours: Math.round((minutes / 60) * 10) / 10 })}</p>
+        <p>{t('body', { duration: formatMinutes(conf.data?.trial_minute ?? 0) })}</p>
       </div>
     </Modal>
   );

@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react';
+import { formatDateTime } from '@skyway/shared/dates';
+import { formatYuan } from '@skyway/shared/money';
+import type { Order, OrderStatus } from '@skyway/shared/plans';
+import { useTranslation } from 'react-i18next';
+import { StatusTag, type StatusTone } from '../../../components/status-tag.tsx';
+
+const STATUS_TONE: Record<OrderStatus, StatusTone> = {
+  unpaid: 'waiting',
+  paid: 'done',
+  expired: 'over',
+  cancelled: 'over',
+};
+
+export type OrderFieldKey =
+  'order_id' | 'months' | 'connections' | 'pay_method' | 'pay_time' | 'latest_pay_time' | 'amount' | 'status';
+
+export interface OrderField {
+  label: string;
+  render: (order: Order) => ReactNode;
+}
+
+/** Each fact of an order with its label, written once for the table and for the phone's cards. */
+export function useOrderFields(): Record<OrderFieldKey, OrderField> {
+  const { t } = useTranslation('orders');
+  const time = (value: number) => (value ? formatDateTime(value) : t('none'));
+  return {
+    order_id: { label: t('columns.orderId'), render: (order) => order.order_id },
+    months: { label: t('columns.months'), render: (order) => order.months },
+    connections: { label: t('columns.connections'), render: (order) => order.connections },
+    pay_method: {
+      label: t('columns.payMethod'),
+      render: (order) => t(`payMethods.${order.pay_method}`),
+    },
+    pay_time: { label: t('columns.payTime'), render: (order) => time(order.pay_time) },
+    latest_pay_time: {
+      label: t('columns.latestPayTime'),
+      render: (order) => time(order.latest_pay_time),
+    },
+    amount: { label: t('columns.amount'), render: (order) => formatYuan(order.amount) },
+    status: {
+      label: t('columns.status'),
+      render: (order) => (
+        <StatusTag tone={STATUS_TONE[order.status]}>{t(`status.${order.status}`)}</StatusTag>
+      ),
+    },
+  };
+}
