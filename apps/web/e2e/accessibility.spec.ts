@@ -6,7 +6,8 @@ const PAGES = ['/download', '/privacy', '/service', '/use'];
 /** Console pages, signed in; each is checked once its content from the server is on screen. */
 const CONSOLE_PAGES: { url: string; ready: (page: Page) => Locator }[] = [
   { url: '/buy', ready: (page) => page.locator('.plan-card') },
-  { url: '/order', ready: (page) => page.locator('.ant-table-placeholder, .ant-table-row') },
+  // Orders, or the empty state that a new account has (a loading table is not ready).
+  { url: '/order', ready: (page) => page.locator('.ant-table-row, [data-testid="no-orders"]') },
   { url: '/invite', ready: (page) => page.getByTestId('share-link') },
 ];
 

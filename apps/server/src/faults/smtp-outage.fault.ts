@@ -117,11 +117,15 @@ describe('SMTP outage', () => {
         'messages delivered more than once',
       ).toEqual([]);
       expect(stack.smtp.messages.map((mail) => mail.to).sort()).toEqual([...expected].sort());
+      // Codes are claimed first. Each instance sends one message at a time, so when one instance takes
+      // the first notice every code is claimed, and at most one per other instance is still on its
+      // way: only those may arrive after a notice.
       const order = stack.smtp.messages.map((mail) => (codeAddresses.includes(mail.to) ? 'code' : 'notice'));
-      expect(order, 'arrival order after SMTP returned').toEqual([
-        ...codeAddresses.map(() => 'code'),
-        ...noticeAccounts.map(() => 'notice'),
-      ]);
+      const codesAfterANotice = order.slice(order.indexOf('notice')).filter((kind) => kind === 'code');
+      expect(
+        codesAfterANotice.length,
+        `arrival order after SMTP returned: ${order.join(', ')}`,
+      ).toBeLessThanOrEqual(instances.length - 1);
     },
     DELIVERY_BUDGET_MS + 30_000,
   );

@@ -8,7 +8,7 @@ const BUY_PATH = '/buy';
 export function NoOrders() {
   const { t } = useTranslation('orders');
   return (
-    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty.text')}>
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty.text')} data-testid="no-orders">
       <LinkButton type="primary" to={BUY_PATH}>
         {t('empty.action')}
       </LinkButton>
