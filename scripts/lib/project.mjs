@@ -37,6 +37,14 @@ const WEB_INPUTS = [
   'package-lock.json',
 ];
 
+const SERVER_INPUTS = [
+  'apps/server/src',
+  'apps/server/scripts',
+  'apps/server/package.json',
+  'packages/shared/src',
+  'package-lock.json',
+];
+
 function hashTree(hash, target) {
   if (!existsSync(target)) return;
   if (statSync(target).isDirectory()) {
@@ -47,21 +55,32 @@ function hashTree(hash, target) {
   hash.update(readFileSync(target));
 }
 
-/** Builds the web app unless dist was built from exactly the current sources. */
-export function ensureWebBuild() {
+/** Runs a workspace's build unless its output was built from exactly the current sources. */
+function ensureBuild(workspace, inputs, what) {
   const hash = createHash('sha256');
-  for (const input of WEB_INPUTS) hashTree(hash, path.join(root, input));
+  for (const input of inputs) hashTree(hash, path.join(root, input));
   const digest = hash.digest('hex');
-  const stamp = path.join(root, 'apps/web/dist/.source-hash');
+  const stamp = path.join(root, workspace, 'dist/.source-hash');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return;
-  console.log('Building the web app…');
-  const result = spawnSync(npm, ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('web build failed');
+  console.log(`Building ${what}…`);
+  const result = spawnSync(npm, ['run', 'build', '-w', workspace], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`${what} build failed`);
   writeFileSync(stamp, digest);
 }
 
-/** Starts the API server (TypeScript through tsx) with the caller's environment. */
-export function serverProcess(args = [], env = process.env) {
+/** Builds the web app unless dist was built from exactly the current sources. */
+export const ensureWebBuild = () => ensureBuild('apps/web', WEB_INPUTS, 'the web app');
+
+/** Bundles the server unless dist was built from exactly the current sources. */
+export const ensureServerBuild = () => ensureBuild('apps/server', SERVER_INPUTS, 'the server');
+
+/** Starts the compiled API server (`ensureServerBuild` first) with plain node and the caller's environment. */
+export function serverProcess(env = process.env) {
+  return spawn(process.execPath, ['apps/server/dist/server.js'], { cwd: root, stdio: 'inherit', env });
+}
+
+/** Starts the API server from its TypeScript sources through the tsx loader (`npm run dev`). */
+export function serverSourceProcess(args = [], env = process.env) {
   return spawn(process.execPath, ['--import', 'tsx', ...args, 'apps/server/src/server.ts'], {
     cwd: root,
     stdio: 'inherit',
