@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { formatDateTime } from '@skyway/shared/dates';
 import type { Language } from '@skyway/shared/languages';
 import { formatYuan } from '@skyway/shared/money';
-import { type PlanList } from '@skyway/shared/plans';
+import type { PlanList } from '@skyway/shared/plans';
 import {
   callBody,
   expect,

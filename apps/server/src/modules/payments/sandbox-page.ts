@@ -1,5 +1,5 @@
 import { formatYuan } from '@skyway/shared/money';
-import { type PayMethod } from '@skyway/shared/plans';
+import type { PayMethod } from '@skyway/shared/plans';
 import { HTML_LANG, type Language } from '@skyway/shared/languages';
 import type { OrderRow } from '../../db/schema/index.ts';
 import { escapeHtml } from '../../lib/html.ts';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ShoppingCartOutlined } from '@ant-design/icons';
 import { Button, Card, Col, InputNumber, Radio, Result, Row, Skeleton, Typography } from 'antd';
 import { formatYuan, orderAmount } from '@skyway/shared/money';
-import { type PayMethod, type Period, type Plan } from '@skyway/shared/plans';
+import type { PayMethod, Period, Plan } from '@skyway/shared/plans';
 import { SUBSCRIBE_TYPES } from '@skyway/shared/user';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';

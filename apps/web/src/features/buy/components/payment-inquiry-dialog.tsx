@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Descriptions, Modal, Result, Spin } from 'antd';
 import { formatYuan } from '@skyway/shared/money';
-import { type Order } from '@skyway/shared/plans';
+import type { Order } from '@skyway/shared/plans';
 import { useTranslation } from 'react-i18next';
 import { openPage } from '../../../lib/page.ts';
 import { USER_INFO_QUERY_KEY } from '../../../lib/user-info.ts';
