@@ -88,7 +88,8 @@ export async function expectNoAccessibilityViolations(page: Page, include?: stri
 export async function chooseFromAccountMenu(page: Page, item: string): Promise<void> {
   await page.getByRole('button', { name: 'Account menu' }).click();
   // A click while the menu slides in can miss: Playwright's retry scrolls the page under the menu.
-  await expect(page.locator('.ant-dropdown')).not.toHaveClass(/ant-slide-up-appear/);
+  // The first opening animates as "appear", every later one as "enter".
+  await expect(page.locator('.ant-dropdown:not(.ant-dropdown-hidden)')).not.toHaveClass(/ant-slide-up/);
   await page.getByRole('menuitem', { name: item }).click();
 }
 
