@@ -1,8 +1,7 @@
 import { defineConfig } from '@playwright/test';
-import { SMTP_CATCHER_URL } from './e2e/fixtures.ts';
+import { E2E_PORT } from './e2e/fixtures.ts';
 
-const port = Number(process.env.E2E_PORT ?? 4180);
-const baseURL = `http://127.0.0.1:${port}`;
+const baseURL = `http://127.0.0.1:${E2E_PORT}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -31,16 +30,11 @@ export default defineConfig({
       ],
     },
   },
-  projects: [
-    { name: 'journeys', testIgnore: /logout\.spec\.ts/ },
-    // Logging out revokes the one seeded session that every other journey signs in with.
-    { name: 'logout', testMatch: /logout\.spec\.ts/, dependencies: ['journeys'] },
-  ],
   webServer: {
     command: 'node --import tsx e2e/serve.ts',
     url: `${baseURL}/healthz`,
-    env: { E2E_PORT: String(port), E2E_SMTP_URL: SMTP_CATCHER_URL },
-    // A fresh server (and database) per run: the logout journey revokes the seeded session.
+    env: { E2E_PORT: String(E2E_PORT) },
+    // Never a server already on the port: the journeys need serve.ts's controls next to it.
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore',

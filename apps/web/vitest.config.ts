@@ -8,6 +8,8 @@ export default defineConfig({
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // Every test starts with its mocks' calls forgotten and its spies removed.
+    clearMocks: true,
     restoreMocks: true,
   },
 });

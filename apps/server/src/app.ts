@@ -2,10 +2,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from './jobs/inactive-accounts.ts';
-import { findJobRun } from './jobs/job-runs.ts';
+import { findJobRun } from './jobs/job-runs-repository.ts';
 import { ORDERS_JOB, runOrdersJob } from './jobs/orders.ts';
 import { type ScheduleOptions, scheduleJob } from './jobs/scheduler.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
@@ -20,13 +21,26 @@ import { userRoutes } from './modules/users/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { clientErrorHandler } from './plugins/client-errors.ts';
 import { bodiesPlugin } from './plugins/bodies.ts';
-import { AppError, errorsPlugin, sendError } from './plugins/errors.ts';
+import { replySchemasPlugin, sendError } from './plugins/envelope.ts';
+import { AppError, errorsPlugin } from './plugins/errors.ts';
 import { securityHeadersPlugin, setSecurityHeaders } from './plugins/security-headers.ts';
 import { signingPlugin } from './plugins/signing.ts';
 import { createMetrics, metricsPlugin } from './plugins/metrics.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { registerSpa } from './plugins/spa.ts';
 import { connectRedis } from './redis.ts';
+
+const dependencyState = z.enum(['ok', 'degraded', 'down', 'off']);
+
+/** Reply of `GET /healthz`, for load balancers and operators (not a call: no envelope). */
+const healthReply = z.object({
+  status: z.enum(['ok', 'degraded', 'unavailable']),
+  database: z.enum(['pglite', 'postgres']),
+  dependencies: z.object({ database: dependencyState, redis: dependencyState, mail: dependencyState }),
+  /** When each job last finished on any instance (ISO time, null = never); absent with a 503. */
+  jobs: z.record(z.string(), z.string().nullable()).optional(),
+});
+const healthReplies = { 200: healthReply, 503: healthReply };
 
 export interface BuildOptions {
   config: Config;
@@ -125,8 +139,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(bodiesPlugin);
   await app.register(signingPlugin, { secret: config.signatureSecret });
   await app.register(authPlugin, { db });
+  await app.register(replySchemasPlugin);
 
-  app.get('/healthz', async (request, reply) => {
+  app.get('/healthz', { schema: { response: healthReplies } }, async (request, reply) => {
     const others = { redis: counters.state(), mail: mailer.state() };
     try {
       await database.ping();

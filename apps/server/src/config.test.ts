@@ -301,6 +301,25 @@ describe('config', () => {
     expect([...documented].sort()).toEqual([...ENV_KEYS].sort());
   });
 
+  it("lists every key in the README's configuration table and nothing else", () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Configuration\n'));
+    const rows = section
+      .slice(0, section.indexOf('\n## ', 1))
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => line.split('|').map((cell) => cell.trim()));
+    const named = (cell = '') => [...cell.matchAll(/`([A-Z_<>]+)`/g)].map((match) => match[1] ?? '');
+    // `DOWNLOAD_<PLATFORM>_URL` stands for one key per platform its row names (`WINDOWS`, …).
+    const platforms = named(rows.find((cells) => cells[1]?.includes('<PLATFORM>'))?.[3]);
+    const documented = rows
+      .flatMap((cells) => named(cells[1]))
+      .flatMap((key) =>
+        key.includes('<PLATFORM>') ? platforms.map((platform) => key.replace('<PLATFORM>', platform)) : [key],
+      );
+    expect(documented.sort()).toEqual([...ENV_KEYS].sort());
+  });
+
   it('accepts every value written in .env.example', () => {
     const example = Object.fromEntries(
       readFileSync(path.join(root, '.env.example'), 'utf8')

@@ -2,8 +2,8 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { PAY_METHODS, type PayMethod, PERIOD_NAMES, type Period } from '@skyway/shared/plans';
-import { PLATFORMS, type Download } from '@skyway/shared/site';
+import { PAY_METHODS, PERIOD_NAMES, type Period } from '@skyway/shared/plans';
+import { PLATFORMS, type Download, type Platform } from '@skyway/shared/site';
 
 export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
@@ -96,15 +96,17 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/** DOWNLOAD_WINDOWS_URL, DOWNLOAD_WINDOWS_VERSION, … for each platform. */
+type DownloadKey = `DOWNLOAD_${Uppercase<Platform>}_${'URL' | 'VERSION'}`;
+const downloadKey = (platform: Platform, field: 'URL' | 'VERSION'): DownloadKey =>
+  `DOWNLOAD_${platform.toUpperCase() as Uppercase<Platform>}_${field}`;
+
 const downloadKeys = Object.fromEntries(
   PLATFORMS.flatMap((platform) => [
-    [
-      `DOWNLOAD_${platform.toUpperCase()}_URL`,
-      z.string().trim().default(`https://example.com/download/${platform}`),
-    ],
-    [`DOWNLOAD_${platform.toUpperCase()}_VERSION`, z.string().trim().default('1.0.0')],
+    [downloadKey(platform, 'URL'), z.string().trim().default(`https://example.com/download/${platform}`)],
+    [downloadKey(platform, 'VERSION'), z.string().trim().default('1.0.0')],
   ]),
-) as Record<string, z.ZodDefault<z.ZodString>>;
+) as Record<DownloadKey, z.ZodDefault<z.ZodString>>;
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -191,11 +193,38 @@ const envSchema = z.object({
   APPLE_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
 });
 
+/** Every environment variable the server reads. */
+export const ENV_KEYS = Object.keys(envSchema.shape);
+
+type Env = z.infer<typeof envSchema>;
+
+/**
+ * What `npm run apple:history` reads: the database and the APPLE_* keys, and none of the server's
+ * other keys (a payment provider's, the site's address).
+ */
+const appleHistoryEnvSchema = envSchema.pick({
+  NODE_ENV: true,
+  DATABASE_URL: true,
+  DATA_DIR: true,
+  APPLE_BUNDLE_ID: true,
+  APPLE_APP_ID: true,
+  APPLE_ENVIRONMENT: true,
+  APPLE_ROOT_CERTS: true,
+  APPLE_PRODUCTS: true,
+  APPLE_ONLINE_CHECKS: true,
+  APPLE_ISSUER_ID: true,
+  APPLE_KEY_ID: true,
+  APPLE_PRIVATE_KEY_PATH: true,
+  APPLE_API_URL: true,
+});
+
+type AppleEnv = z.infer<typeof appleHistoryEnvSchema>;
+
 /**
  * Rules between keys: a provider's keys are required when it is chosen; no test money in production
  * (unless SANDBOX_PAYMENTS_IN_PRODUCTION says it is a staging site); a production site knows its address.
  */
-const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
+function checkPayments(env: Env, ctx: z.RefinementCtx): void {
   const testMoneyAllowed = env.NODE_ENV !== 'production' || env.SANDBOX_PAYMENTS_IN_PRODUCTION === 'true';
   if (env.PAYMENT_PROVIDER === 'stripe') {
     for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
@@ -227,32 +256,7 @@ const checkedEnvSchema = envSchema.superRefine((env, ctx) => {
         "required with NODE_ENV=production: without it the links buyers return to from checkout follow each request's Host header",
     });
   }
-  checkApple(env, ctx);
-});
-
-/**
- * What `npm run apple:history` reads: the database and the APPLE_* keys with their rules, and none
- * of the server's other keys (a payment provider's, the site's address).
- */
-const appleHistoryEnvSchema = envSchema
-  .pick({
-    NODE_ENV: true,
-    DATABASE_URL: true,
-    DATA_DIR: true,
-    APPLE_BUNDLE_ID: true,
-    APPLE_APP_ID: true,
-    APPLE_ENVIRONMENT: true,
-    APPLE_ROOT_CERTS: true,
-    APPLE_PRODUCTS: true,
-    APPLE_ONLINE_CHECKS: true,
-    APPLE_ISSUER_ID: true,
-    APPLE_KEY_ID: true,
-    APPLE_PRIVATE_KEY_PATH: true,
-    APPLE_API_URL: true,
-  })
-  .superRefine(checkApple);
-
-type AppleEnv = z.infer<typeof appleHistoryEnvSchema>;
+}
 
 /**
  * App-store keys: all there once APPLE_BUNDLE_ID turns it on, and none without it (they would do
@@ -309,100 +313,50 @@ function checkApple(env: AppleEnv, ctx: z.RefinementCtx): void {
   }
 }
 
-export type Env = z.infer<typeof envSchema>;
-
-/** Every environment variable the server reads. */
-export const ENV_KEYS = Object.keys(envSchema.shape);
-
-export interface Config {
-  env: Env['NODE_ENV'];
-  host: string;
-  port: number;
-  logLevel: Env['LOG_LEVEL'];
-  databaseUrl: string | undefined;
-  dataDir: string;
-  redisUrl: string | undefined;
-  rateLimitPerMinute: number;
-  webDistDir: string;
-  trustProxy: boolean | number | string[];
-  bodyLimit: number;
-  shutdownTimeoutMs: number;
-  /** A request whose headers and body have not all arrived within this is cut (slow clients). */
-  requestTimeoutMs: number;
-  /** Prometheus metrics: `/metrics` behind this bearer token, and/or on a port of their own. */
-  metrics: { token: string | undefined; port: number | undefined };
-  /** How often the inactive-accounts job runs; 0 turns it off on this instance. */
-  inactiveAccountsEveryMinutes: number;
-  /** How often the mail queue is worked (retries, expired codes); 0 turns it off on this instance. */
-  mailEverySeconds: number;
-  signatureSecret: string | undefined;
-  smtpUrl: string | undefined;
-  mailFrom: string;
-  siteName: string;
-  supportEmail: string;
-  downloads: Download[];
-  payments: PaymentsConfig;
-  /** How often unpaid orders past their deadline are closed; 0 turns it off on this instance. */
-  ordersEveryMinutes: number;
-}
-
-export interface PaymentsConfig {
-  provider: PaymentProviderName;
-  /**
-   * The site's address for return links given to a provider (required in production); unset: taken
-   * from each request.
-   */
-  publicUrl: string | undefined;
-  stripe: {
-    secretKey: string;
-    webhookSecret: string;
-    /** The methods the buy page offers, in PAY_METHODS order. */
-    methods: PayMethod[];
-    /** Another address for Stripe's API (a test server, an egress proxy); unset: Stripe's own. */
-    apiUrl: string | undefined;
-  };
-  /** App Store Server Notifications; undefined when APPLE_BUNDLE_ID is unset (the route is off). */
-  apple: AppleConfig | undefined;
-}
-
-export interface AppleConfig {
-  bundleId: string;
-  /** The app's numeric Apple ID (required in Production, where notifications are checked against it). */
-  appAppleId: number | undefined;
-  environment: AppleEnvironmentName;
-  /** The trusted root certificates, DER (read from APPLE_ROOT_CERTS): Apple Root CA - G3 in real use. */
-  rootCertificates: Buffer[];
-  /** Product id → what it grants. */
-  products: Record<string, AppleProduct>;
-  /** Certificate revocation (OCSP) checks against Apple, and validity judged at the present time. */
-  onlineChecks: boolean;
-  /** App Store Server API credentials (the notification-history command); undefined when not set. */
-  api: { issuerId: string; keyId: string; privateKeyPath: string } | undefined;
-  /** Another address for the App Store Server API (a test server, an egress proxy); unset: Apple's own. */
-  apiUrl: string | undefined;
-}
-
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
-
-/** Parses the environment with one schema at once; a bad value anywhere throws with every bad key listed. */
-function parseEnv<Schema extends z.ZodType>(schema: Schema, source: NodeJS.ProcessEnv): z.infer<Schema> {
-  const parsed = schema.safeParse(source);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(problems);
-  }
-  return parsed.data;
-}
-
-/** The server's whole configuration. */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const env = parseEnv(checkedEnvSchema, source) as Env & Record<string, string>;
+/** App Store Server Notifications; undefined when APPLE_BUNDLE_ID is unset (the route is off). */
+function appleConfig(env: AppleEnv) {
+  if (!env.APPLE_BUNDLE_ID || !env.APPLE_ENVIRONMENT) return undefined;
   return {
+    bundleId: env.APPLE_BUNDLE_ID,
+    /** The app's numeric Apple ID (required in Production, where notifications are checked against it). */
+    appAppleId: env.APPLE_APP_ID ? Number(env.APPLE_APP_ID) : undefined,
+    environment: env.APPLE_ENVIRONMENT,
+    /** The trusted root certificates, DER (read from APPLE_ROOT_CERTS): Apple Root CA - G3 in real use. */
+    rootCertificates: env.APPLE_ROOT_CERTS,
+    /** Product id → what it grants. */
+    products: env.APPLE_PRODUCTS,
+    /** Certificate revocation (OCSP) checks against Apple, and validity judged at the present time. */
+    onlineChecks: env.APPLE_ONLINE_CHECKS === 'true',
+    /** App Store Server API credentials (the notification-history command); undefined when not set. */
+    api:
+      env.APPLE_ISSUER_ID && env.APPLE_KEY_ID && env.APPLE_PRIVATE_KEY_PATH
+        ? {
+            issuerId: env.APPLE_ISSUER_ID,
+            keyId: env.APPLE_KEY_ID,
+            privateKeyPath: path.resolve(env.APPLE_PRIVATE_KEY_PATH),
+          }
+        : undefined,
+    /** Another address for the App Store Server API (a test server, an egress proxy); unset: Apple's own. */
+    apiUrl: env.APPLE_API_URL?.replace(/\/+$/, ''),
+  };
+}
+
+/** The download links shown on the site; an empty URL hides its platform. */
+function downloads(env: Env): Download[] {
+  return PLATFORMS.map((platform) => ({
+    platform,
+    url: env[downloadKey(platform, 'URL')],
+    version: env[downloadKey(platform, 'VERSION')],
+  })).filter((download) => download.url !== '');
+}
+
+/** The server's whole configuration: the environment checked key by key, then between keys. */
+const configSchema = envSchema
+  .superRefine((env, ctx) => {
+    checkPayments(env, ctx);
+    checkApple(env, ctx);
+  })
+  .transform((env) => ({
     env: env.NODE_ENV,
     host: env.HOST,
     port: env.PORT,
@@ -415,70 +369,76 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY,
     bodyLimit: env.BODY_LIMIT,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    /** A request whose headers and body have not all arrived within this is cut (slow clients). */
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    /** Prometheus metrics: `/metrics` behind this bearer token, and/or on a port of their own. */
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
+    /** How often the inactive-accounts job runs; 0 turns it off on this instance. */
     inactiveAccountsEveryMinutes: env.INACTIVE_ACCOUNTS_EVERY_MINUTES,
+    /** How often the mail queue is worked (retries, expired codes); 0 turns it off on this instance. */
     mailEverySeconds: env.MAIL_EVERY_SECONDS,
     signatureSecret: env.SIGNATURE_SECRET,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     siteName: env.SITE_NAME,
     supportEmail: env.SUPPORT_EMAIL,
-    downloads: PLATFORMS.map((platform) => ({
-      platform,
-      url: env[`DOWNLOAD_${platform.toUpperCase()}_URL`] ?? '',
-      version: env[`DOWNLOAD_${platform.toUpperCase()}_VERSION`] ?? '',
-    })).filter((download) => download.url !== ''),
+    downloads: downloads(env),
     payments: {
       provider: env.PAYMENT_PROVIDER,
+      /**
+       * The site's address for return links given to a provider (required in production); unset:
+       * taken from each request.
+       */
       publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
       stripe: {
         secretKey: env.STRIPE_SECRET_KEY ?? '',
         webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? '',
+        /** The methods the buy page offers, in PAY_METHODS order. */
         methods: env.STRIPE_PAYMENT_METHODS,
+        /** Another address for Stripe's API (a test server, an egress proxy); unset: Stripe's own. */
         apiUrl: env.STRIPE_API_URL,
       },
       apple: appleConfig(env),
     },
+    /** How often unpaid orders past their deadline are closed; 0 turns it off on this instance. */
     ordersEveryMinutes: env.ORDERS_EVERY_MINUTES,
-  };
-}
+  }));
+
+export type Config = z.output<typeof configSchema>;
+export type AppleConfig = NonNullable<Config['payments']['apple']>;
 
 /** What `npm run apple:history` needs: the database and the App Store keys, checked as the server checks them. */
-export interface AppleHistoryConfig {
-  env: Env['NODE_ENV'];
-  databaseUrl: string | undefined;
-  dataDir: string;
-  apple: AppleConfig | undefined;
+const appleHistoryConfigSchema = appleHistoryEnvSchema.superRefine(checkApple).transform((env) => ({
+  env: env.NODE_ENV,
+  databaseUrl: env.DATABASE_URL,
+  dataDir: path.resolve(env.DATA_DIR),
+  apple: appleConfig(env),
+}));
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
 }
 
-export function loadAppleHistoryConfig(source: NodeJS.ProcessEnv = process.env): AppleHistoryConfig {
-  const env = parseEnv(appleHistoryEnvSchema, source);
-  return {
-    env: env.NODE_ENV,
-    databaseUrl: env.DATABASE_URL,
-    dataDir: path.resolve(env.DATA_DIR),
-    apple: appleConfig(env),
-  };
+/** Parses the environment with one schema at once; a bad value anywhere throws with every bad key listed. */
+function parseEnv<Schema extends z.ZodType>(schema: Schema, source: NodeJS.ProcessEnv): z.output<Schema> {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(problems);
+  }
+  return parsed.data;
 }
 
-function appleConfig(env: AppleEnv): AppleConfig | undefined {
-  if (!env.APPLE_BUNDLE_ID || !env.APPLE_ENVIRONMENT) return undefined;
-  return {
-    bundleId: env.APPLE_BUNDLE_ID,
-    appAppleId: env.APPLE_APP_ID ? Number(env.APPLE_APP_ID) : undefined,
-    environment: env.APPLE_ENVIRONMENT,
-    rootCertificates: env.APPLE_ROOT_CERTS,
-    products: env.APPLE_PRODUCTS,
-    onlineChecks: env.APPLE_ONLINE_CHECKS === 'true',
-    api:
-      env.APPLE_ISSUER_ID && env.APPLE_KEY_ID && env.APPLE_PRIVATE_KEY_PATH
-        ? {
-            issuerId: env.APPLE_ISSUER_ID,
-            keyId: env.APPLE_KEY_ID,
-            privateKeyPath: path.resolve(env.APPLE_PRIVATE_KEY_PATH),
-          }
-        : undefined,
-    apiUrl: env.APPLE_API_URL?.replace(/\/+$/, ''),
-  };
+/** The server's whole configuration. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  return parseEnv(configSchema, source);
+}
+
+export function loadAppleHistoryConfig(
+  source: NodeJS.ProcessEnv = process.env,
+): z.output<typeof appleHistoryConfigSchema> {
+  return parseEnv(appleHistoryConfigSchema, source);
 }

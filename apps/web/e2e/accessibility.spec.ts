@@ -1,6 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
 import { LANGUAGES } from '@skyway/shared/languages';
-import { expect, expectNoAccessibilityViolations, signIn, test, useLanguage } from './support.ts';
+import {
+  expect,
+  expectNoAccessibilityViolations,
+  freshAccount,
+  signInAs,
+  test,
+  useLanguage,
+} from './support.ts';
 
 const PAGES = ['/download', '/privacy', '/service', '/use'];
 /** Console pages, signed in; each is checked once its content from the server is on screen. */
@@ -22,9 +29,9 @@ for (const language of LANGUAGES) {
   }
 
   for (const { url, ready } of CONSOLE_PAGES) {
-    test(`${url} in ${language}, signed in, has no accessibility violations`, async ({ page }) => {
+    test(`${url} in ${language}, signed in, has no accessibility violations`, async ({ page, request }) => {
       await useLanguage(page, language);
-      await signIn(page);
+      await signInAs(page, await freshAccount(request));
       await page.goto(url);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expect(ready(page).first()).toBeVisible();

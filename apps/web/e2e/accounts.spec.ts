@@ -1,38 +1,22 @@
-import type { Page } from '@playwright/test';
-import { codeIn, startSmtpCatcher, type SmtpCatcher } from '../../server/src/testing/smtp-catcher.ts';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { formatExpiry } from '../src/lib/dates.ts';
-import { SMTP_CATCHER_PORT } from './fixtures.ts';
 import {
   callBody,
   chooseFromAccountMenu,
   expect,
+  mailedCode,
   openAccountDialog,
   storedSession,
   test,
 } from './support.ts';
 
-// The server of serve.ts sends its mail here (SMTP_URL from playwright.config.ts).
-let mail: SmtpCatcher;
-
-test.beforeAll(async () => {
-  mail = await startSmtpCatcher(SMTP_CATCHER_PORT);
-});
-
-test.afterAll(async () => {
-  await mail.close();
-});
-
 /** Presses the get-code button next to the code field and returns the code mailed to `address`. */
-async function requestCode(page: Page, address: string): Promise<string> {
-  mail.clear();
+async function requestCode(page: Page, request: APIRequestContext, address: string): Promise<string> {
   const button = page.getByRole('button', { name: 'Get code' });
   await button.click();
   // Spec section 4: after the send, a countdown in seconds keeps the button disabled.
   await expect(page.getByRole('button', { name: /^\d+ s$/ })).toBeDisabled();
-  const caught = await mail.waitFor(
-    (message) => message.to === address && /(?<!\d)\d{6}(?!\d)/.test(message.text),
-  );
-  return codeIn(caught);
+  return mailedCode(request, address);
 }
 
 /** A toast with this text; several may be on screen at once. */
@@ -56,7 +40,7 @@ test('register, change password, sign out and in, change e-mail, reset a forgott
   // Register with a code from real mail.
   await page.goto('/login?formType=regist');
   await page.getByLabel('Email', { exact: true }).fill(first);
-  const registerCode = await requestCode(page, first);
+  const registerCode = await requestCode(page, request, first);
   await page.getByLabel('Verification code').fill(registerCode);
   await page.getByLabel('Password', { exact: true }).fill(passwords[0]);
   await page.getByLabel('Confirm password').fill(passwords[0]);
@@ -102,7 +86,7 @@ test('register, change password, sign out and in, change e-mail, reset a forgott
   // Change e-mail with a code sent to the new address; the session continues on the new token.
   const emailDialog = await openAccountDialog(page, 'Change email');
   await emailDialog.getByLabel('New email').fill(second);
-  const changeCode = await requestCode(page, second);
+  const changeCode = await requestCode(page, request, second);
   await emailDialog.getByLabel('Verification code').fill(changeCode);
   await emailDialog.getByRole('button', { name: 'Save' }).click();
   await expect(toast(page, 'E-mail address changed')).toBeVisible();
@@ -127,7 +111,7 @@ test('register, change password, sign out and in, change e-mail, reset a forgott
   await other.getByRole('button', { name: 'Forgot password?' }).click();
   await expect(other.getByRole('heading', { level: 1, name: 'Reset password' })).toBeVisible();
   await other.getByLabel('Email', { exact: true }).fill(second);
-  const resetCode = await requestCode(other, second);
+  const resetCode = await requestCode(other, request, second);
   await other.getByLabel('Verification code').fill(resetCode);
   await other.getByLabel('New password', { exact: true }).fill(passwords[2]);
   await other.getByLabel('Confirm new password').fill(passwords[2]);

@@ -1,29 +1,38 @@
 import { formatDateTime } from '@skyway/shared/dates';
-import { buyerToken, E2E_APP_STORE, E2E_BUYERS } from './fixtures.ts';
+import { E2E_APP_STORE } from './fixtures.ts';
 import {
   expect,
   expectNoAccessibilityViolations,
+  freshAccount,
   openAccountDialog,
-  seededUser,
-  signIn,
+  signInAs,
+  subscribeInApp,
   test,
   userInfo,
 } from './support.ts';
+
+const DAY = 86_400;
 
 test('an app-store subscriber sees auto-renew, the renewal date and how to cancel, on /buy and in User info', async ({
   page,
   request,
 }) => {
-  const account = E2E_BUYERS.appStore;
-  const token = buyerToken(account);
-  const info = await userInfo(request, token);
-  expect(info).toMatchObject({ subscribe_type: 3, auto_renew: true, connections: E2E_APP_STORE.connections });
-  expect(info.app_store_expire).toBe(info.expire_user);
+  const subscriber = await freshAccount(request);
+  const expires = Math.floor(Date.now() / 1000) + 31 * DAY;
+  await subscribeInApp(request, subscriber, expires);
+  const info = await userInfo(request, subscriber.token);
+  expect(info).toMatchObject({
+    subscribe_type: 3,
+    auto_renew: true,
+    connections: E2E_APP_STORE.connections,
+    expire_user: expires,
+    app_store_expire: expires,
+  });
   const date = formatDateTime(info.app_store_expire);
   const renewal = `Auto-renew: on — renews on ${date}`;
   const cancel = `To cancel, turn off auto-renew in your device's subscription settings (App Store) at least 24 hours before ${date}.`;
 
-  await signIn(page, token, { ...seededUser, account });
+  await signInAs(page, subscriber);
   await page.goto('/buy');
   const status = page.getByRole('region', { name: 'Subscribed through the app store' });
   await expect(status).toContainText(renewal);

@@ -4,14 +4,13 @@ import { formatYuan } from '@skyway/shared/money';
 import { applyPurchase, PERIODS, type Entitlement, type PlanList } from '@skyway/shared/plans';
 import { SUBSCRIBE_TYPES, type User, type UserInfo } from '@skyway/shared/user';
 import { formatExpiry } from '../src/lib/dates.ts';
-import { buyerToken, E2E_BUYERS } from './fixtures.ts';
 import {
   callBody,
   expect,
   expectNoAccessibilityViolations,
+  freshAccount,
   openAccountDialog,
-  seededUser,
-  signIn,
+  signInAs,
   storedSession,
   test,
   userInfo,
@@ -80,8 +79,7 @@ test('buy a month for one connection at the sandbox checkout: paid, listed, and 
   page,
   request,
 }) => {
-  const account = E2E_BUYERS.firstPurchase;
-  await signIn(page, buyerToken(account), { ...seededUser, account });
+  await signInAs(page, await freshAccount(request));
   const price = formatYuan(await monthlyPrice(request));
   await page.goto('/buy');
   const status = page.getByRole('region', { name: 'Subscription' });
@@ -121,9 +119,9 @@ test('buy a month for one connection at the sandbox checkout: paid, listed, and 
 
 test('an upgrade applies at once, a downgrade at expiry', async ({ page, request }) => {
   test.setTimeout(90_000);
-  const account = E2E_BUYERS.sizes;
-  const token = buyerToken(account);
-  await signIn(page, token, { ...seededUser, account });
+  const buyer = await freshAccount(request);
+  const { token } = buyer;
+  await signInAs(page, buyer);
   const unitPrice = await monthlyPrice(request);
 
   // A first month at one connection.

@@ -87,13 +87,11 @@ for (const language of LANGUAGES) {
         // The three methods the sandbox offers, each a choice of its own; WeChat Pay chosen.
         for (const method of ['alipay', 'wechat_pay', 'card']) {
           await expect(
-            page.getByRole('radio', { name: new RegExp(t('buy', `payment.methods.${method}.name`)) }),
+            page.getByRole('radio', { name: new RegExp(t('common', `payMethods.${method}`)) }),
           ).toBeEnabled();
         }
         await page.getByRole('radio', { name: new RegExp(t('buy', 'plans.names.month')) }).check();
-        await page
-          .getByRole('radio', { name: new RegExp(t('buy', 'payment.methods.wechat_pay.name')) })
-          .check();
+        await page.getByRole('radio', { name: new RegExp(t('common', 'payMethods.wechat_pay')) }).check();
         const connections = page.getByLabel(t('buy', 'connections.label'));
         await connections.fill('2');
         await connections.blur();
@@ -116,13 +114,13 @@ for (const language of LANGUAGES) {
         // The sandbox checkout simulates the method chosen.
         await buy.click();
         await expect(page).toHaveURL(/\/pay\/sandbox\//);
-        await expect(page.getByRole('main')).toContainText(t('buy', 'payment.methods.wechat_pay.name'));
+        await expect(page.getByRole('main')).toContainText(t('common', 'payMethods.wechat_pay'));
         await page.getByRole('button', { name: SANDBOX_PAY_WECHAT[language] }).click();
 
         const dialog = page.getByRole('dialog', { name: t('buy', 'inquiry.title') });
         await expect(dialog.getByText(t('buy', 'inquiry.paid'))).toBeVisible();
         await expect(dialog).toContainText(
-          t('buy', 'inquiry.payMethod') + t('buy', 'payment.methods.wechat_pay.name'),
+          t('buy', 'inquiry.payMethod') + t('common', 'payMethods.wechat_pay'),
         );
         await dialog.getByRole('button', { name: t('buy', 'inquiry.done') }).click();
         await expect(dialog).toBeHidden();
@@ -140,7 +138,7 @@ for (const language of LANGUAGES) {
         const order = width < 768 ? page.locator('.order-card').first() : page.getByRole('row').nth(1);
         await expect(order).toContainText(t('orders', 'status.paid'));
         await expect(order).toContainText(total);
-        await expect(order).toContainText(t('orders', 'payMethods.wechat_pay'));
+        await expect(order).toContainText(t('common', 'payMethods.wechat_pay'));
         await expectNoSidewaysScroll(page);
         await expectNoAccessibilityViolations(page);
         await saveScreenshot(page, 'order', language, width);
@@ -226,7 +224,7 @@ for (const language of LANGUAGES) {
           /\/login\?formType=regist&invite_code=[^&]+$/,
         );
 
-        const friend = await freshAccount(request, inviter.account);
+        const friend = await freshAccount(request, inviter);
         await page.reload();
         const invitation =
           width < 768

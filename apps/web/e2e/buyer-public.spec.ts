@@ -76,7 +76,7 @@ for (const language of LANGUAGES) {
         }
         const oneDay = language === 'zh' ? '1 天' : '1 day';
         await expect(section).toContainText(String(pricing.trial).replace('{{duration}}', oneDay));
-        const methods = pricing.payMethods as Record<string, string>;
+        const methods = texts(language, 'common', 'payMethods') as Record<string, string>;
         for (const method of ['alipay', 'wechat_pay', 'card'])
           await expect(section).toContainText(methods[method] ?? '');
         await expect(section.locator('a[href="/login?formType=regist"]')).toBeVisible();

@@ -1,20 +1,6 @@
-import type { BrowserContext, Page } from '@playwright/test';
-import { codeIn, startSmtpCatcher, type SmtpCatcher } from '../../server/src/testing/smtp-catcher.ts';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { formatExpiry } from '../src/lib/dates.ts';
-import { SMTP_CATCHER_PORT } from './fixtures.ts';
-import { callBody, expect, openAccountDialog, storedSession, test } from './support.ts';
-
-// The server of serve.ts sends its mail here. Playwright runs the spec files one after another
-// (workers: 1), so accounts.spec.ts has closed its catcher on the same port before this one starts.
-let mail: SmtpCatcher;
-
-test.beforeAll(async () => {
-  mail = await startSmtpCatcher(SMTP_CATCHER_PORT);
-});
-
-test.afterAll(async () => {
-  await mail.close();
-});
+import { callBody, expect, mailedCode, openAccountDialog, storedSession, test } from './support.ts';
 
 const PASSWORD = 'invite-Passw0rd';
 
@@ -23,15 +9,11 @@ const toast = (page: Page, text: string | RegExp) =>
   page.locator('.ant-message-notice-title').filter({ hasText: text });
 
 /** Fills the registration form the page shows (at /login?formType=regist…) with a mailed code. */
-async function register(page: Page, address: string): Promise<void> {
+async function register(page: Page, request: APIRequestContext, address: string): Promise<void> {
   await page.getByLabel('Email', { exact: true }).fill(address);
-  mail.clear();
   await page.getByRole('button', { name: 'Get code' }).click();
   await expect(page.getByRole('button', { name: /^\d+ s$/ })).toBeDisabled();
-  const caught = await mail.waitFor(
-    (message) => message.to === address && /(?<!\d)\d{6}(?!\d)/.test(message.text),
-  );
-  await page.getByLabel('Verification code').fill(codeIn(caught));
+  await page.getByLabel('Verification code').fill(await mailedCode(request, address));
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Register' }).click();
@@ -72,7 +54,7 @@ test('claim the trial once, invite a friend through the copied link, withdraw th
 
   // A registers and claims the trial from the side menu: granted once, then refused.
   await page.goto('/login?formType=regist');
-  await register(page, inviter);
+  await register(page, request, inviter);
   const before = await storedExpiry(page);
   const dialog = await openTrialDialog(page);
   await dialog.getByRole('button', { name: 'Claim now' }).click();
@@ -113,7 +95,7 @@ test('claim the trial once, invite a friend through the copied link, withdraw th
   await expect(friendPage.locator('[data-invite-code]')).toHaveText(
     new URL(link).searchParams.get('invite_code') ?? '',
   );
-  await register(friendPage, friend);
+  await register(friendPage, request, friend);
   await other.close();
 
   // A sees B, masked and unclaimed, withdraws, and the expiry grows by invite_minute.

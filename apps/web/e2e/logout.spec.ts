@@ -1,8 +1,16 @@
-import { e2eToken } from './fixtures.ts';
-import { callBody, chooseFromAccountMenu, expect, signIn, storedSession, test } from './support.ts';
+import {
+  callBody,
+  chooseFromAccountMenu,
+  expect,
+  freshAccount,
+  signInAs,
+  storedSession,
+  test,
+} from './support.ts';
 
 test('log out ends the session on the server and clears it in the browser', async ({ page, request }) => {
-  await signIn(page);
+  const account = await freshAccount(request);
+  await signInAs(page, account);
   await page.goto('/order');
   await expect(page.getByRole('banner').getByRole('heading', { name: 'My orders' })).toBeVisible();
 
@@ -14,7 +22,7 @@ test('log out ends the session on the server and clears it in the browser', asyn
   expect(await storedSession(page)).toEqual({ token: null, user: null });
 
   const after = await request.post('/web/user/info', {
-    headers: { authorization: e2eToken() },
+    headers: { authorization: account.token },
     data: callBody(),
   });
   expect(after.status()).toBe(401);

@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './support.ts';
+import { type Account, expect, freshAccount, signInAs, test } from './support.ts';
 
 test.describe('route guard, signed out', () => {
   for (const target of ['/buy', '/order', '/invite', '/backstage', '/404', '/no-such-page']) {
@@ -41,8 +41,11 @@ test.describe('route guard, signed out', () => {
 });
 
 test.describe('route guard, signed in', () => {
-  test.beforeEach(async ({ page }) => {
-    await signIn(page);
+  let account: Account;
+
+  test.beforeEach(async ({ page, request }) => {
+    account = await freshAccount(request);
+    await signInAs(page, account);
   });
 
   test('/login sends the user to /, which leads to /download', async ({ page }) => {
@@ -60,7 +63,7 @@ test.describe('route guard, signed in', () => {
       await page.goto(target);
       await expect(page).toHaveURL(target);
       await expect(page.getByRole('banner').getByRole('heading', { level: 1, name: title })).toBeVisible();
-      await expect(page.getByRole('button', { name: 'Account menu' })).toContainText('e2e@example.com');
+      await expect(page.getByRole('button', { name: 'Account menu' })).toContainText(account.account);
     });
   }
 

@@ -1,121 +1,80 @@
-// The real server for the browser journeys: the built web app on a fresh in-memory database, with
-// signed-in users whose session tokens are written where the tests read them (see fixtures.ts).
-import { writeFileSync } from 'node:fs';
+// The real server for the browser journeys: the built web app on a fresh in-memory database, its mail
+// caught on 127.0.0.1, and App Store notifications trusted from a test certificate chain. The
+// journeys make their own accounts through the site's calls (support.ts); the controls below stand in
+// for what no call gives a journey: a mailbox, Apple's signing key and the operator's settings.
 import { createServer, type IncomingMessage } from 'node:http';
-import { randomBytes } from 'node:crypto';
-import { SUBSCRIBE_TYPES } from '@skyway/shared/user';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
-import { rewardInviter } from '../../server/src/modules/invitations/service.ts';
-import { lockUser, writeEntitlement } from '../../server/src/modules/ledger/expiry.ts';
-import { isSettingKey, resetSetting, writeSetting } from '../../server/src/modules/settings/settings.ts';
-import { createSession } from '../../server/src/modules/sessions/repository.ts';
-import { createUser, findUserByEmail } from '../../server/src/modules/users/repository.ts';
+import { isSettingKey, resetSetting, writeSetting } from '../../server/src/modules/settings/repository.ts';
 import { openDatabase } from '../../server/src/db/client.ts';
-import { appStoreSubscriptions, appStoreTransactions } from '../../server/src/db/schema/index.ts';
-import {
-  controlPort,
-  E2E_ACCOUNT,
-  E2E_APP_STORE,
-  E2E_BUYERS,
-  type FreshAccount,
-  type SessionFile,
-  sessionFile,
-} from './fixtures.ts';
+import { makeTestChain } from '../../server/src/testing/apple-chain.ts';
+import { signedInitialBuy } from '../../server/src/testing/apple-notifications.ts';
+import { type CaughtMail, codeIn, hasCode, startSmtpCatcher } from '../../server/src/testing/smtp-catcher.ts';
+import { controlPort, E2E_APP_STORE, E2E_PORT } from './fixtures.ts';
 
-const port = Number(process.env.E2E_PORT ?? 4180);
+const mail = await startSmtpCatcher();
+const appleChain = makeTestChain();
 const config = loadConfig({
   NODE_ENV: 'test',
   LOG_LEVEL: 'warn',
   HOST: '127.0.0.1',
-  PORT: String(port),
+  PORT: String(E2E_PORT),
   SIGNATURE_SECRET: process.env.E2E_SIGNATURE_SECRET ?? '',
-  // The accounts journey catches this mail on 127.0.0.1 (e2e/fixtures.ts, smtp-catcher.ts).
-  SMTP_URL: process.env.E2E_SMTP_URL ?? '',
+  SMTP_URL: mail.url,
+  // Each account a journey makes asks for its code from an address of its own, as customers do
+  // (support.ts): one address may ask for 30 codes a day, fewer than a run makes accounts.
+  TRUST_PROXY: '127.0.0.1',
+  APPLE_BUNDLE_ID: E2E_APP_STORE.bundleId,
+  APPLE_ENVIRONMENT: 'Sandbox',
+  APPLE_ROOT_CERTS: appleChain.rootPath,
+  APPLE_PRODUCTS: `${E2E_APP_STORE.productId}=month:${E2E_APP_STORE.connections}`,
+  APPLE_ONLINE_CHECKS: 'false',
 });
 const database = await openDatabase({ dataDir: 'memory://' });
 const app = await buildApp({ config, database });
 
-async function signedInUser(email: string): Promise<string> {
-  const user = await createUser(database.db, { email });
-  if (email === E2E_BUYERS.appStore) {
-    // As a SUBSCRIBED notification leaves an account (the server's own tests send them signed).
-    const now = new Date();
-    const expireAt = Math.floor(now.getTime() / 1000) + E2E_APP_STORE.days * 86_400;
-    await database.db.insert(appStoreSubscriptions).values({
-      originalTransactionId: `e2e-${user.id}`,
-      userId: user.id,
-      productId: 'e2e.month',
-      connections: E2E_APP_STORE.connections,
-      latestTransactionId: `e2e-${user.id}`,
-      expiresAt: new Date(expireAt * 1000),
-      coveredUntil: new Date(expireAt * 1000),
-      environment: 'Sandbox',
-    });
-    await database.db.insert(appStoreTransactions).values({
-      transactionId: `e2e-${user.id}`,
-      originalTransactionId: `e2e-${user.id}`,
-      userId: user.id,
-      productId: 'e2e.month',
-      connections: E2E_APP_STORE.connections,
-      purchasedAt: now,
-      expiresAt: new Date(expireAt * 1000),
-      notificationId: `e2e-${user.id}`,
-      grantedSeconds: expireAt - Math.floor(now.getTime() / 1000),
-    });
-    await writeEntitlement(database.db, user, {
-      reason: 'app_store',
-      after: {
-        expireAt,
-        connections: E2E_APP_STORE.connections,
-        pendingConnections: null,
-        pendingFrom: 0,
-      },
-      now,
-      subscribeType: SUBSCRIBE_TYPES.appStore,
-      autoRenew: true,
-    });
-  }
-  return createSession(database.db, user.id);
+const handedOut = new Set<CaughtMail>();
+
+/** The code of the next code mail to an address, once each: as its owner reads it in their mailbox. */
+async function takeCode(to: string): Promise<string> {
+  const caught = await mail.waitFor(
+    (message) => message.to === to && hasCode(message) && !handedOut.has(message),
+  );
+  handedOut.add(caught);
+  return codeIn(caught);
 }
 
-const sessions: SessionFile = { token: await signedInUser(E2E_ACCOUNT), buyers: {} };
-for (const email of Object.values(E2E_BUYERS)) sessions.buyers[email] = await signedInUser(email);
-writeFileSync(sessionFile(port), JSON.stringify(sessions));
-
-/**
- * A new signed-in account, for a journey that changes what an account has (a trial claimed, an
- * order); invited by another account when asked, as registration through its link would do.
- */
-async function freshAccount(invitedBy: string | undefined): Promise<FreshAccount> {
-  const account = `e2e-${randomBytes(6).toString('hex')}@example.com`;
-  const inviter = invitedBy ? await findUserByEmail(database.db, invitedBy) : undefined;
-  if (invitedBy && !inviter) throw new Error(`no account ${invitedBy}`);
-  const user = await database.db.transaction(async (tx) => {
-    if (inviter) await lockUser(tx, inviter.id);
-    const created = await createUser(tx, { email: account, invitedBy: inviter?.id });
-    if (inviter) await rewardInviter(tx, inviter, created, new Date());
-    return created;
-  });
-  return { account, token: await createSession(database.db, user.id) };
-}
-
-async function readJson(request: IncomingMessage): Promise<Record<string, string | undefined>> {
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
   let body = '';
   for await (const chunk of request) body += String(chunk);
-  return body ? (JSON.parse(body) as Record<string, string | undefined>) : {};
+  return body ? (JSON.parse(body) as Record<string, unknown>) : {};
 }
 
-// The journeys' controls, on a port of their own and never part of the app: fresh accounts, and the
-// operator's settings as `npm run settings` writes them (the same table the server reads).
+// The journeys' controls, on a port of their own and never part of the app.
 const control = createServer((request, reply) => {
   void (async () => {
     const body = await readJson(request);
-    if (request.url === '/account') {
-      reply.end(JSON.stringify(await freshAccount(body.invited_by)));
-    } else if (request.url === '/setting' && body.key && isSettingKey(body.key)) {
-      if (body.value === undefined) await resetSetting(database.db, body.key);
-      else await writeSetting(database.db, body.key, body.value);
+    if (request.url === '/code' && typeof body.to === 'string') {
+      reply.end(JSON.stringify({ code: await takeCode(body.to) }));
+    } else if (
+      request.url === '/app-store/initial-buy' &&
+      typeof body.app_account_token === 'string' &&
+      typeof body.expires === 'number'
+    ) {
+      // What Apple sends when the account's first purchase in the app goes through; the journey
+      // delivers it to the notify route itself.
+      const signedPayload = signedInitialBuy(appleChain, {
+        bundleId: E2E_APP_STORE.bundleId,
+        productId: E2E_APP_STORE.productId,
+        appAccountToken: body.app_account_token,
+        purchased: Math.floor(Date.now() / 1000),
+        expires: body.expires,
+      });
+      reply.end(JSON.stringify({ signedPayload }));
+    } else if (request.url === '/setting' && typeof body.key === 'string' && isSettingKey(body.key)) {
+      // The operator's settings as `npm run settings` writes them (the same table the server reads).
+      if (typeof body.value === 'string') await writeSetting(database.db, body.key, body.value);
+      else await resetSetting(database.db, body.key);
       reply.end('{}');
     } else {
       reply.statusCode = 404;
@@ -131,10 +90,12 @@ const stop = async () => {
   control.close();
   await app.close();
   await database.close();
+  await mail.close();
+  appleChain.remove();
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop());
 process.on('SIGINT', () => void stop());
 
-control.listen(controlPort(port), '127.0.0.1');
+control.listen(controlPort(E2E_PORT), '127.0.0.1');
 await app.listen({ host: config.host, port: config.port });

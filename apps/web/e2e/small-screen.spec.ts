@@ -1,11 +1,12 @@
-import { expect, signIn, test } from './support.ts';
+import { expect, freshAccount, signInAs, test } from './support.ts';
 
 test.use({ viewport: { width: 375, height: 812 } });
 
 test('the console side menu is hidden until the menu button is pressed, and closes on navigation', async ({
   page,
+  request,
 }) => {
-  await signIn(page);
+  await signInAs(page, await freshAccount(request));
   await page.goto('/buy');
   const sideMenu = page.getByRole('navigation', { name: 'Console menu' });
   await expect(sideMenu).toBeHidden();

@@ -1,12 +1,13 @@
+import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import nodePath from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, test as base, expect, type Locator, type Page } from '@playwright/test';
 import { signParams } from '@skyway/shared/signing';
-import type { User, UserInfo } from '@skyway/shared/user';
+import type { SessionUser, User, UserInfo } from '@skyway/shared/user';
 import { STORAGE_KEYS } from '../src/lib/storage-keys.ts';
 import type { Language } from '@skyway/shared/languages';
-import { controlPort, E2E_ACCOUNT, e2eToken, type FreshAccount } from './fixtures.ts';
+import { controlPort, E2E_PORT } from './fixtures.ts';
 
 export { expect };
 
@@ -32,23 +33,23 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
   ],
 });
 
-export const seededUser: User = {
-  account: E2E_ACCOUNT,
-  expire_user: 0,
-  subscribe_type: 1,
-  invite_code: '',
-  connections: 1,
-};
+/** An account a journey registered through the site's own calls, and its session. */
+export interface Account {
+  account: string;
+  token: string;
+  /** The user of the register reply, which the app keeps next to the token. */
+  user: User;
+}
 
 /**
- * Signs the page in as the seeded user by writing the session where the app keeps it, before the
- * app's first script runs; only on the first load, so that a reload after logout stays signed out.
+ * Signs the page in as an account by writing its session where the app keeps it, before the app's
+ * first script runs; only on the first load, so that a reload after logout stays signed out.
  */
-export async function signIn(page: Page, token = e2eToken(), user: User = seededUser): Promise<void> {
+export async function signInAs(page: Page, { token, user }: Account): Promise<void> {
   await page.addInitScript(
     ({ keys, token, user }) => {
-      if (sessionStorage.getItem('e2e.seeded')) return;
-      sessionStorage.setItem('e2e.seeded', '1');
+      if (sessionStorage.getItem('e2e.signed-in')) return;
+      sessionStorage.setItem('e2e.signed-in', '1');
       localStorage.setItem(keys.token, token);
       localStorage.setItem(keys.user, JSON.stringify(user));
     },
@@ -71,6 +72,18 @@ export function callBody(payload: Record<string, unknown> = {}): Record<string, 
   const secret = process.env.E2E_SIGNATURE_SECRET;
   if (secret) body.s = signParams(body, secret);
   return body;
+}
+
+/** A call as the app makes it; fails the journey unless the server answers 200 with `data`. */
+async function call<T>(
+  request: APIRequestContext,
+  route: string,
+  payload: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<T> {
+  const reply = await request.post(route, { data: callBody(payload), headers });
+  expect(reply.ok(), await reply.text()).toBe(true);
+  return ((await reply.json()) as { data: T }).data;
 }
 
 // WCAG 2.1 A and AA: landmarks, headings, names and alt text, contrast, keyboard-reachable controls.
@@ -103,8 +116,7 @@ export async function openAccountDialog(page: Page, item: string): Promise<Locat
 
 /** The user as `/web/user/info` reads it for a session token, straight from the server. */
 export async function userInfo(request: APIRequestContext, token: string): Promise<UserInfo> {
-  const reply = await request.post('/web/user/info', { data: callBody(), headers: { authorization: token } });
-  return ((await reply.json()) as { data: UserInfo }).data;
+  return call<UserInfo>(request, '/web/user/info', {}, { authorization: token });
 }
 
 /** The page shows itself in a language from its first load, as a stored choice makes it. */
@@ -115,19 +127,52 @@ export async function useLanguage(page: Page, language: Language): Promise<void>
   });
 }
 
-const control = (path: string) =>
-  `http://127.0.0.1:${controlPort(Number(process.env.E2E_PORT ?? 4180))}${path}`;
+const control = (path: string) => `http://127.0.0.1:${controlPort(E2E_PORT)}${path}`;
 
-/** A new signed-in account from serve.ts; `invitedBy` makes it that account's invitee. */
-export async function freshAccount(request: APIRequestContext, invitedBy?: string): Promise<FreshAccount> {
-  const reply = await request.post(control('/account'), { data: { invited_by: invitedBy } });
-  expect(reply.ok()).toBe(true);
-  return (await reply.json()) as FreshAccount;
+/** The code in the next code mail to an address, as its owner reads it (serve.ts catches the mail). */
+export async function mailedCode(request: APIRequestContext, address: string): Promise<string> {
+  const reply = await request.post(control('/code'), { data: { to: address } });
+  expect(reply.ok(), await reply.text()).toBe(true);
+  return ((await reply.json()) as { code: string }).code;
 }
 
-/** Signs the page in as a fresh account (see signIn). */
-export async function signInAs(page: Page, { account, token }: FreshAccount): Promise<void> {
-  await signIn(page, token, { ...seededUser, account });
+/**
+ * A new account, registered as a visitor registers (a code by mail, then the form's call), from a
+ * client address of its own as each customer has; `inviter` makes it the invitee of that account,
+ * as registering through its share link does.
+ */
+export async function freshAccount(request: APIRequestContext, inviter?: Account): Promise<Account> {
+  const account = `e2e-${randomBytes(6).toString('hex')}@example.com`;
+  const headers = { 'x-forwarded-for': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` };
+  await call(request, '/web/login/verify_email', { email: account, scene: 'register' }, headers);
+  const { token, ...user } = await call<SessionUser>(
+    request,
+    '/web/login/register',
+    {
+      email: account,
+      password: `${randomBytes(6).toString('hex')}-Passw0rd`,
+      email_code: await mailedCode(request, account),
+      invite_code: inviter?.user.invite_code,
+    },
+    headers,
+  );
+  return { account, token, user };
+}
+
+/**
+ * Makes an account an App Store subscriber as production does: the notification Apple sends for
+ * a first purchase in the app (SUBSCRIBED, signed by the chain serve.ts trusts, a month of
+ * E2E_APP_STORE's product ending at `expires`, unix seconds) delivered to the notify route.
+ */
+export async function subscribeInApp(request: APIRequestContext, account: Account, expires: number) {
+  const { app_account_token } = await userInfo(request, account.token);
+  const signed = await request.post(control('/app-store/initial-buy'), {
+    data: { app_account_token, expires },
+  });
+  expect(signed.ok(), await signed.text()).toBe(true);
+  const { signedPayload } = (await signed.json()) as { signedPayload: string };
+  const delivered = await request.post('/web/pay/apple/notify', { data: { signedPayload } });
+  expect(delivered.status(), await delivered.text()).toBe(200);
 }
 
 /** Sets an operator setting as `npm run settings -- set` does; without a value, resets it. */

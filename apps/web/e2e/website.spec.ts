@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './support.ts';
+import { expect, freshAccount, signInAs, test } from './support.ts';
 
 test.describe('website', () => {
   test('the top bar marks the current page, and every page sets its title and description', async ({
@@ -28,8 +28,8 @@ test.describe('website', () => {
     await expect(page).toHaveURL('/login');
   });
 
-  test('signed in, the top bar offers the console', async ({ page }) => {
-    await signIn(page);
+  test('signed in, the top bar offers the console', async ({ page, request }) => {
+    await signInAs(page, await freshAccount(request));
     await page.goto('/privacy');
     await page
       .getByRole('navigation', { name: 'Main navigation' })

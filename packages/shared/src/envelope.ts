@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { errorData, noFields } from './schemas/envelope.ts';
+
 /** Envelope codes (PRODUCT.md section 2). Each equals the reply's HTTP status. */
 export const CODES = {
   ok: 200,
@@ -58,15 +61,15 @@ export const REASONS = [
 
 export type Reason = (typeof REASONS)[number];
 
+/** Every reply: `data` is the call's own reply data when `code` is 200, ErrorData otherwise. */
 export interface Envelope<T = unknown> {
   code: number;
   msg: string;
   data: T;
 }
 
-export interface ErrorData {
-  reason?: Reason;
-  field?: string;
-  retry_after?: number;
-  request_id?: string;
-}
+/** `data` of a failed call (`schemas/envelope.ts`). */
+export type ErrorData = z.infer<typeof errorData>;
+
+/** The data of a reply that carries none (`{}`). */
+export type NoFields = z.infer<typeof noFields>;

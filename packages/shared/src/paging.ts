@@ -1,8 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { pageRequest } from './schemas/paging.ts';
 
-/** `page` (from 1) and `size` of every paginated list call. */
-export const pageRequest = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  size: z.coerce.number().int().min(1).max(100).default(10),
-});
 export type PageRequest = z.infer<typeof pageRequest>;

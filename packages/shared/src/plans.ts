@@ -1,5 +1,12 @@
-import { z } from 'zod';
-import { pageRequest } from './paging.ts';
+import type { z } from 'zod';
+import type {
+  createdOrderSchema,
+  orderCreateRequest,
+  orderListSchema,
+  orderSchema,
+  planListSchema,
+  planSchema,
+} from './schemas/plans.ts';
 
 /** The three periods of the legal text: a month is 31 days, half a year 183, a year 366. */
 export const PERIODS = {
@@ -14,14 +21,6 @@ export type Period = (typeof PERIOD_NAMES)[number];
 export const CURRENCY = 'CNY';
 export const DAY_SECONDS = 24 * 60 * 60;
 
-/** One plan of `/web/plan/list`: `unit_price` in fen per simultaneous connection. */
-export interface Plan {
-  period: Period;
-  months: number;
-  days: number;
-  unit_price: number;
-}
-
 /**
  * How a buyer pays an order: the methods of the card provider (Stripe Checkout, or the sandbox's
  * simulation of each). Listed in the order the buy page offers them: the two that Chinese-speaking
@@ -30,13 +29,8 @@ export interface Plan {
 export const PAY_METHODS = ['alipay', 'wechat_pay', 'card'] as const;
 export type PayMethod = (typeof PAY_METHODS)[number];
 
-/** Reply of `/web/plan/list`: `pay_methods` are those the operator enabled, in PAY_METHODS order. */
-export interface PlanList {
-  currency: typeof CURRENCY;
-  max_connections: number;
-  plans: Plan[];
-  pay_methods: PayMethod[];
-}
+export type Plan = z.infer<typeof planSchema>;
+export type PlanList = z.infer<typeof planListSchema>;
 
 /** An account's access at a moment: all times in unix seconds, 0 = none. */
 export interface Entitlement {
@@ -121,51 +115,11 @@ export function applyTime(
   };
 }
 
-const orderId = z.string().trim().min(1).max(64);
-
-export const orderCreateRequest = z.object({
-  period: z.enum(PERIOD_NAMES),
-  connections: z.coerce.number().int().min(1).max(1000),
-  pay_method: z.enum(PAY_METHODS).default('card'),
-});
-export type OrderCreateRequest = z.infer<typeof orderCreateRequest>;
-
-export const orderListRequest = pageRequest;
-
-export const orderIdRequest = z.object({ order_id: orderId });
-
 /** `cancelled`: the user cancelled it, or a newer order replaced it. */
 export const ORDER_STATUSES = ['unpaid', 'paid', 'expired', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** One order as every order call presents it; times in unix seconds, 0 = not yet. */
-export interface Order {
-  order_id: string;
-  period: Period;
-  months: number;
-  connections: number;
-  amount: number;
-  currency: typeof CURRENCY;
-  /** The method the buyer chose; a paid order was paid with it (its checkout offers no other). */
-  pay_method: PayMethod;
-  status: OrderStatus;
-  create_time: number;
-  pay_time: number;
-  latest_pay_time: number;
-  /** Where to pay: set only while the order can still be paid. */
-  checkout_url: string | null;
-}
-
-/** Reply of `/web/order/create`. */
-export interface CreatedOrder {
-  order_id: string;
-  amount: number;
-  latest_pay_time: number;
-  checkout_url: string;
-}
-
-/** Reply of `/web/order/list`. */
-export interface OrderList {
-  total: number;
-  list: Order[];
-}
+export type OrderCreateRequest = z.infer<typeof orderCreateRequest>;
+export type Order = z.infer<typeof orderSchema>;
+export type CreatedOrder = z.infer<typeof createdOrderSchema>;
+export type OrderList = z.infer<typeof orderListSchema>;

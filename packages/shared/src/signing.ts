@@ -1,4 +1,5 @@
-import { md5 } from './md5.ts';
+import { md5 } from '@noble/hashes/legacy.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 /** Seconds a signed request's `t` may differ from the server's clock. */
 export const SIGNATURE_MAX_SKEW_SECONDS = 300;
@@ -23,5 +24,5 @@ export function signParams(params: SignableParams, secret: string): string {
     .sort()
     .map((name) => valueText(params[name]))
     .join('');
-  return md5(joined + secret);
+  return bytesToHex(md5(utf8ToBytes(joined + secret)));
 }

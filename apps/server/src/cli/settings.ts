@@ -11,8 +11,8 @@ import {
   resetSetting,
   SETTINGS,
   writeSetting,
-} from '../modules/settings/settings.ts';
-import { readPlans, setUnitPrice } from '../modules/orders/plans.ts';
+} from '../modules/settings/repository.ts';
+import { readPlans, setUnitPrice } from '../modules/orders/plans-repository.ts';
 
 const USAGE = `usage: npm run settings -- list | get KEY | set KEY VALUE | reset KEY | price PERIOD FEN
 keys: ${Object.keys(SETTINGS).join(', ')}

@@ -10,7 +10,7 @@ import { startSmtpCatcher } from '../testing/smtp-catcher.ts';
 import { createServerDatabase, openTestDatabase, testDatabaseKind } from '../testing/test-database.ts';
 import { INACTIVE_ACCOUNTS_LOCK_ID } from './inactive-accounts-repository.ts';
 import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from './inactive-accounts.ts';
-import { findJobRun } from './job-runs.ts';
+import { findJobRun } from './job-runs-repository.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = new Date('2025-06-01T00:00:00Z');

@@ -10,7 +10,7 @@ import {
   unmarkWarned,
   type WarnedAccount,
 } from './inactive-accounts-repository.ts';
-import { recordJobRun } from './job-runs.ts';
+import { recordJobRun } from './job-runs-repository.ts';
 
 export const INACTIVE_ACCOUNTS_JOB = 'inactive-accounts';
 

@@ -1,9 +1,7 @@
-import { and, isNotNull, lte, sql } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
-import { users } from '../db/schema/index.ts';
+import { applyDueDowngrades } from '../modules/access/repository.ts';
 import { type CheckoutDeps, closeDueCheckouts } from '../modules/orders/checkouts.ts';
 import { expireOverdueOrders } from '../modules/orders/repository.ts';
-import { recordJobRun } from './job-runs.ts';
+import { recordJobRun } from './job-runs-repository.ts';
 
 export const ORDERS_JOB = 'orders';
 
@@ -18,20 +16,10 @@ export interface OrdersJobResult {
   checkoutsFailed: number;
 }
 
-/** Accounts whose bought downgrade is due take its connections; one statement, safe on several instances. */
-async function applyDueDowngrades(db: Database, now: Date): Promise<number> {
-  const rows = await db
-    .update(users)
-    .set({ connections: sql`${users.pendingConnections}`, pendingConnections: null, pendingFrom: null })
-    .where(and(isNotNull(users.pendingConnections), lte(users.pendingFrom, now)))
-    .returning({ id: users.id });
-  return rows.length;
-}
-
 /**
  * Keeps stored order and connection states true over time. The calls already read an overdue order
- * as expired and a due downgrade as applied; this writes it down. Each step is a single statement,
- * so several instances may run it at once. Then it closes the provider checkouts of closed orders
+ * as expired and a due downgrade as applied; this writes it down. Each step changes a row only while
+ * it still qualifies, so several instances may run it at once. Then it closes the provider checkouts of closed orders
  * that could not be closed at the time, each claimed by one instance.
  */
 export async function runOrdersJob(deps: CheckoutDeps, now: Date): Promise<OrdersJobResult> {

@@ -1,12 +1,21 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { scheduleJob } from './scheduler.ts';
 
 let app: FastifyInstance | undefined;
 
+// Only the clock the scheduler reads: Fastify's start and close run on the real event loop.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+});
+
 afterEach(async () => {
-  await app?.close();
+  // A run may be sleeping on the fake clock; closing waits for it.
+  const closing = app?.close();
+  await vi.runAllTimersAsync();
+  await closing;
   app = undefined;
+  vi.useRealTimers();
 });
 
 async function newApp(): Promise<FastifyInstance> {
@@ -19,11 +28,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('scheduleJob', () => {
   it('runs after the first delay and then on every interval, with the current time', async () => {
     const server = await newApp();
-    const times: Date[] = [];
-    scheduleJob(server, 'tick', 30, async (now) => void times.push(now), { firstRunAfterMs: 5 });
+    const start = Date.now();
+    const times: number[] = [];
+    scheduleJob(server, 'tick', 30, async (now) => void times.push(now.getTime() - start), {
+      firstRunAfterMs: 5,
+    });
     await server.ready();
-    await vi.waitFor(() => expect(times.length).toBeGreaterThanOrEqual(3), { timeout: 2000 });
-    expect(times.every((time) => Math.abs(time.getTime() - Date.now()) < 2000)).toBe(true);
+    await vi.advanceTimersByTimeAsync(4);
+    expect(times).toEqual([]);
+    await vi.advanceTimersByTimeAsync(56);
+    expect(times).toEqual([5, 30, 60]);
   });
 
   it('never overlaps a run still in progress', async () => {
@@ -45,7 +59,8 @@ describe('scheduleJob', () => {
       { firstRunAfterMs: 1 },
     );
     await server.ready();
-    await vi.waitFor(() => expect(runs).toBeGreaterThanOrEqual(3), { timeout: 2000 });
+    await vi.advanceTimersByTimeAsync(200);
+    expect(runs).toBeGreaterThanOrEqual(3);
     expect(most).toBe(1);
   });
 
@@ -65,7 +80,8 @@ describe('scheduleJob', () => {
       },
       { firstRunAfterMs: 1 },
     );
-    await vi.waitFor(() => expect(calls).toBeGreaterThanOrEqual(2), { timeout: 2000 });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(calls).toBe(2);
     expect(error).toHaveBeenCalledWith({ err: expect.objectContaining({ message: 'boom' }) }, 'job failed');
   });
 
@@ -85,11 +101,17 @@ describe('scheduleJob', () => {
       { firstRunAfterMs: 1 },
     );
     await server.ready();
-    await vi.waitFor(() => expect(started).toBe(1), { timeout: 2000 });
-    await server.close();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started).toBe(1);
+    let closed = false;
+    const closing = server.close().then(() => (closed = true));
     app = undefined;
+    await vi.advanceTimersByTimeAsync(49);
+    expect(closed).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await closing;
     expect(finished).toBe(1);
-    await sleep(50);
+    await vi.advanceTimersByTimeAsync(50);
     expect(started).toBe(1);
   });
 
@@ -108,7 +130,7 @@ describe('scheduleJob', () => {
       { firstRunAfterMs: 1, onFinished: (succeeded) => void outcomes.push(succeeded) },
     );
     await server.ready();
-    await vi.waitFor(() => expect(outcomes.length).toBeGreaterThanOrEqual(3), { timeout: 2000 });
-    expect(outcomes.slice(0, 3)).toEqual([true, false, true]);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(outcomes).toEqual([true, false, true]);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
-import { ok } from './errors.ts';
+import { ok, replies } from './envelope.ts';
 
 let t: TestApp;
 
@@ -12,13 +12,20 @@ beforeAll(async () => {
       '/web/test/echo',
       {
         config: { auth: 'public' },
-        schema: { body: z.object({ email: z.email(), page: z.coerce.number().int().min(1).optional() }) },
+        schema: {
+          body: z.object({ email: z.email(), page: z.coerce.number().int().min(1).optional() }),
+          response: replies(z.object({ email: z.string(), page: z.number().optional() })),
+        },
       },
       async (request) => ok(request, request.body),
     );
-    app.post('/web/test/boom', { config: { auth: 'public' } }, async () => {
-      throw new Error('secret database detail');
-    });
+    app.post(
+      '/web/test/boom',
+      { config: { auth: 'public' }, schema: { response: replies(z.object({})) } },
+      async () => {
+        throw new Error('secret database detail');
+      },
+    );
   });
 });
 afterAll(() => t.close());

@@ -1,10 +1,9 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { CODES, type Code, type Envelope, type ErrorData, type Reason } from '@skyway/shared/envelope';
+import type { Code, Reason } from '@skyway/shared/envelope';
 import { isTransientDatabaseError } from '../db/errors.ts';
-import { type MessageKey, type MessageParams, translate } from '../i18n/messages.ts';
-import { requestLanguage } from './language.ts';
+import { sendError } from './envelope.ts';
 
 /** An error a caller is meant to see: its code, its reason and what the message needs. */
 export class AppError extends Error {
@@ -16,28 +15,6 @@ export class AppError extends Error {
     super(reason);
     this.name = 'AppError';
   }
-}
-
-/** A success envelope with `msg` in the caller's language. */
-export function ok<T>(request: FastifyRequest, data: T, message: MessageKey = 'ok'): Envelope<T> {
-  return { code: CODES.ok, msg: translate(requestLanguage(request), message), data };
-}
-
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  const data: ErrorData = { reason: error.reason };
-  const params: MessageParams = {};
-  if (error.details.field !== undefined) params.field = data.field = error.details.field;
-  if (error.details.retryAfter !== undefined) {
-    params.retry_after = data.retry_after = error.details.retryAfter;
-    reply.header('retry-after', String(error.details.retryAfter));
-  }
-  if (error.code >= 500) data.request_id = request.id;
-  const envelope: Envelope<ErrorData> = {
-    code: error.code,
-    msg: translate(requestLanguage(request), error.reason, params),
-    data,
-  };
-  return reply.code(error.code).send(envelope);
 }
 
 function fieldOf(error: { validation: { instancePath: string }[] }): string {

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
 
 const probe = (app: TestApp['app']) => {
-  app.post('/web/test/ip', { config: { auth: 'public' } }, async (request) => ({ ip: request.ip }));
+  app.post(
+    '/web/test/ip',
+    { config: { auth: 'public' }, schema: { response: { 200: z.object({ ip: z.string() }) } } },
+    async (request) => ({ ip: request.ip }),
+  );
 };
 
 /** The client address the app sees for a request from remoteAddress claiming 203.0.113.9. */

@@ -34,9 +34,14 @@ function recipients(
   return headers.flatMap((header) => header.value.map((address) => address.address ?? '')).join(', ');
 }
 
+const CODE = /(?<!\d)\d{6}(?!\d)/;
+
+/** Whether a caught message carries a 6-digit code: a code mail, not a notice. */
+export const hasCode = (mail: CaughtMail) => CODE.test(mail.text);
+
 /** The 6-digit code in a caught message; throws when there is none, so a test fails where it should. */
 export function codeIn(mail: CaughtMail): string {
-  const match = /(?<!\d)\d{6}(?!\d)/.exec(mail.text);
+  const match = CODE.exec(mail.text);
   if (!match) throw new Error(`no 6-digit code in the mail "${mail.subject}" to ${mail.to}`);
   return match[0];
 }

@@ -1,28 +1,14 @@
-import { Suspense } from 'react';
-import { act, fireEvent, isInaccessible, render, screen, waitFor, within } from '@testing-library/react';
-import { ConfigProvider } from 'antd';
+import { fireEvent, isInaccessible, screen, waitFor, within } from '@testing-library/react';
 import { formatDateTime } from '@skyway/shared/dates';
-import type { UserInfo } from '@skyway/shared/user';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import type { Envelope } from '@skyway/shared/envelope';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as ApiClient from '../lib/api-client.ts';
-import { startSession } from '../lib/session.ts';
-import { userInfo } from '../test/user-info.ts';
+import { answer, type Answer, never, noReply, ok, refused, requestsTo } from '../test/network.ts';
+import { renderWithProviders } from '../test/render.tsx';
+import { signIn, userInfo } from '../test/user-info.ts';
 
-const callApi = vi.fn();
-vi.mock('../lib/api-client.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof ApiClient>()),
-  callApi: (...args: unknown[]) => callApi(...args) as unknown,
-}));
-const showSuccess = vi.fn();
-vi.mock('../lib/toast.ts', () => ({
-  ERROR_SECONDS: 5,
-  MESSAGE_SECONDS: 1.5,
-  showSuccess: (...args: unknown[]) => showSuccess(...args) as unknown,
-  showError: vi.fn(),
-}));
+vi.mock('../lib/toast.ts', () => import('../test/fake-toast.ts'));
 
-const { ApiError } = await import('../lib/api-client.ts');
+const { showError, showSuccess } = await import('../test/fake-toast.ts');
 const { ConsoleLayout } = await import('./console-layout.tsx');
 const { queryClient } = await import('./query-client.ts');
 
@@ -31,47 +17,43 @@ const now = () => Math.floor(Date.now() / 1000);
 const OPEN = { open_trial: '1', trial_minute: 1440, invite_minute: 1440 };
 const CLOSED = { ...OPEN, open_trial: '0' };
 
-interface Server {
-  info: () => Promise<UserInfo>;
-  conf: unknown;
-  claim?: () => Promise<unknown>;
+/** The server: what `/web/user/info` and `/web/invite/conf` answer. */
+function serve({ info, conf }: { info: Answer; conf: Answer }) {
+  answer('/web/user/info', info);
+  answer('/web/invite/conf', conf);
 }
 
-function serve(server: Server) {
-  callApi.mockImplementation((path: string) => {
-    switch (path) {
-      case '/web/site/conf':
-        return Promise.resolve({ site_name: 'Skyway', support_email: '', downloads: [], signing: false });
-      case '/web/user/info':
-        return server.info();
-      case '/web/invite/conf':
-        return server.conf instanceof Error ? Promise.reject(server.conf) : Promise.resolve(server.conf);
-      case '/web/invite/claim':
-        return server.claim?.() ?? Promise.reject(new Error('no claim expected'));
-      default:
-        return Promise.reject(new Error(`unexpected call ${path}`));
-    }
+/**
+ * An open trial that this account has not claimed: the claim answers `claimReply`, and from then on
+ * the user info has it claimed, ending a day from now. Returns that end.
+ */
+function serveUnclaimedTrial(claimReply: (end: number) => Envelope) {
+  const end = now() + DAY;
+  let claimed = false;
+  serve({
+    info: () => ok(claimed ? userInfo({ expire_user: end, trial_end: end }) : userInfo()),
+    conf: ok(OPEN),
   });
+  answer('/web/invite/claim', () => {
+    claimed = true;
+    return claimReply(end);
+  });
+  return end;
 }
 
 async function renderConsole(path = '/invite') {
-  await act(async () => {
-    render(
-      // No motion, so that closed dialogs leave the page in happy-dom.
-      <ConfigProvider theme={{ token: { motion: false } }}>
-        <Suspense fallback={<p>loading console</p>}>
-          <MemoryRouter initialEntries={[path]}>
-            <Routes>
-              <Route element={<ConsoleLayout />}>
-                <Route path="/invite" element={<p>invite page</p>} />
-                <Route path="/buy" element={<p>buy page</p>} />
-              </Route>
-            </Routes>
-          </MemoryRouter>
-        </Suspense>
-      </ConfigProvider>,
-    );
-  });
+  await renderWithProviders(
+    [
+      {
+        element: <ConsoleLayout />,
+        children: [
+          { path: '/invite', element: <p>invite page</p> },
+          { path: '/buy', element: <p>buy page</p> },
+        ],
+      },
+    ],
+    { url: path },
+  );
   return screen.findByRole('region', { name: 'Subscription' }, { timeout: 5000 });
 }
 
@@ -88,31 +70,13 @@ async function openUserInfo() {
 
 beforeEach(() => {
   queryClient.clear();
-  callApi.mockReset();
-  showSuccess.mockReset();
-  startSession({
-    token: 'T',
-    account: 'me@example.com',
-    expire_user: 0,
-    subscribe_type: 1,
-    invite_code: 'ME',
-    connections: 1,
-  });
+  signIn();
 });
 
 // The whole console renders in each test: give them room on a busy machine.
 describe("the side panel's trial and next step", { timeout: 20_000 }, () => {
   it('offers the trial under "No active plan"; a claim turns it into "Claimed" with its end', async () => {
-    const end = now() + DAY;
-    let claimed = false;
-    serve({
-      info: () => Promise.resolve(claimed ? userInfo({ expire_user: end, trial_end: end }) : userInfo()),
-      conf: OPEN,
-      claim: () => {
-        claimed = true;
-        return Promise.resolve({ trial_time: 1440, expire_user: end });
-      },
-    });
+    const end = serveUnclaimedTrial((expiry) => ok({ trial_time: 1440, expire_user: expiry }));
     const status = await renderConsole();
     const button = await findClaimButton(status);
     expect(status.textContent).toContain('No active plan');
@@ -130,18 +94,9 @@ describe("the side panel's trial and next step", { timeout: 20_000 }, () => {
   });
 
   it('turns into "Claimed" when the server says another tab has claimed it', async () => {
-    const end = now() + DAY;
-    let claimed = false;
-    serve({
-      info: () => Promise.resolve(claimed ? userInfo({ expire_user: end, trial_end: end }) : userInfo()),
-      conf: OPEN,
-      claim: () => {
-        claimed = true;
-        return Promise.reject(
-          new ApiError(409, 'You have already claimed the free trial', { reason: 'trial_claimed' }),
-        );
-      },
-    });
+    const end = serveUnclaimedTrial(() =>
+      refused(409, 'You have already claimed the free trial', { reason: 'trial_claimed' }),
+    );
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const status = await renderConsole();
     fireEvent.click(await findClaimButton(status));
@@ -151,16 +106,16 @@ describe("the side panel's trial and next step", { timeout: 20_000 }, () => {
   });
 
   it('shows a placeholder, not a button, while the user info loads', async () => {
-    serve({ info: () => new Promise<UserInfo>(() => undefined), conf: OPEN });
+    serve({ info: never, conf: ok(OPEN) });
     const status = await renderConsole();
-    await waitFor(() => expect(callApi).toHaveBeenCalledWith('/web/invite/conf', {}, { silent: true }));
+    await waitFor(() => expect(requestsTo('/web/invite/conf')).not.toHaveLength(0));
     expect(within(status).getByRole('status').textContent).toBe('Loading…');
     expect(claimButton(status)).toBeNull();
     expect(plansLink(status)).toBeNull();
   });
 
   it('closed by the operator: no button but the reason, and the plans as the next step', async () => {
-    serve({ info: () => Promise.resolve(userInfo()), conf: CLOSED });
+    serve({ info: ok(userInfo()), conf: ok(CLOSED) });
     const status = await renderConsole();
     await within(status).findByText('The free trial is not available right now', {}, { timeout: 5000 });
     expect(claimButton(status)).toBeNull();
@@ -171,16 +126,17 @@ describe("the side panel's trial and next step", { timeout: 20_000 }, () => {
   });
 
   it('offers no trial when its config cannot be read, but the plans', async () => {
-    serve({ info: () => Promise.resolve(userInfo()), conf: new Error('down') });
+    serve({ info: ok(userInfo()), conf: noReply });
     const status = await renderConsole();
     await within(status).findByRole('link', { name: /See plans/ }, { timeout: 5000 });
     expect(claimButton(status)).toBeNull();
     expect(within(status).queryByRole('status')).toBeNull();
+    expect(showError).not.toHaveBeenCalled();
   });
 
   it('claimed and ended, without access: "Claimed", when it ended, and the plans', async () => {
     const end = now() - DAY;
-    serve({ info: () => Promise.resolve(userInfo({ expire_user: end, trial_end: end })), conf: OPEN });
+    serve({ info: ok(userInfo({ expire_user: end, trial_end: end })), conf: ok(OPEN) });
     const status = await renderConsole();
     await waitFor(() => expect(status.textContent).toContain(`Trial ended ${formatDateTime(end)}`), {
       timeout: 5000,
@@ -192,15 +148,8 @@ describe("the side panel's trial and next step", { timeout: 20_000 }, () => {
 
   it('claimed, with access: "Claimed" and its end, no plans button', async () => {
     const end = now() + 3 * DAY;
-    startSession({
-      token: 'T',
-      account: 'me@example.com',
-      expire_user: end,
-      subscribe_type: 1,
-      invite_code: 'ME',
-      connections: 1,
-    });
-    serve({ info: () => Promise.resolve(userInfo({ expire_user: end, trial_end: end })), conf: CLOSED });
+    signIn({ expire_user: end });
+    serve({ info: ok(userInfo({ expire_user: end, trial_end: end })), conf: ok(CLOSED) });
     const status = await renderConsole();
     await waitFor(() => expect(status.textContent).toContain(`Trial ends ${formatDateTime(end)}`), {
       timeout: 5000,
@@ -213,7 +162,7 @@ describe("the side panel's trial and next step", { timeout: 20_000 }, () => {
 
 describe("the user info dialog's trial", { timeout: 20_000 }, () => {
   it('offers the claim while it can be claimed, and opens the trial dialog', async () => {
-    serve({ info: () => Promise.resolve(userInfo()), conf: OPEN });
+    serve({ info: ok(userInfo()), conf: ok(OPEN) });
     await renderConsole();
     const info = await openUserInfo();
     const button = await findClaimButton(info);
@@ -225,7 +174,7 @@ describe("the user info dialog's trial", { timeout: 20_000 }, () => {
 
   it('says "Claimed" with the trial\'s end once claimed', async () => {
     const end = now() + DAY;
-    serve({ info: () => Promise.resolve(userInfo({ expire_user: end, trial_end: end })), conf: OPEN });
+    serve({ info: ok(userInfo({ expire_user: end, trial_end: end })), conf: ok(OPEN) });
     await renderConsole();
     const info = await openUserInfo();
     await waitFor(() => expect(info.textContent).toContain(`Trial ends ${formatDateTime(end)}`), {
@@ -236,7 +185,7 @@ describe("the user info dialog's trial", { timeout: 20_000 }, () => {
   });
 
   it('gives the reason when the trial is closed', async () => {
-    serve({ info: () => Promise.resolve(userInfo()), conf: CLOSED });
+    serve({ info: ok(userInfo()), conf: ok(CLOSED) });
     await renderConsole();
     const info = await openUserInfo();
     await within(info).findByText('The free trial is not available right now', {}, { timeout: 5000 });

@@ -1,36 +1,17 @@
 import { signParams } from '@skyway/shared/signing';
-import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { answer, never, noReply, ok, refused, requestsTo } from '../test/network.ts';
 import { STORAGE_KEYS } from './storage-keys.ts';
 
-const showError = vi.fn();
-const reloadPage = vi.fn();
-vi.mock('./toast.ts', () => ({
-  ERROR_SECONDS: 5,
-  showError: (...args: unknown[]) => showError(...args),
-  showSuccess: vi.fn(),
-}));
-vi.mock('./page.ts', () => ({ reloadPage: () => reloadPage() }));
+vi.mock('./toast.ts', () => import('../test/fake-toast.ts'));
+vi.mock('./page.ts', () => import('../test/fake-page.ts'));
 
+const { showError } = await import('../test/fake-toast.ts');
+const { reloadPage } = await import('../test/fake-page.ts');
 const { ApiError, callApi, readSigningSecret, shapeRequest } = await import('./api-client.ts');
-const { REQUEST_TIMEOUT_MS, http } = await import('./http.ts');
+const { REQUEST_TIMEOUT_MS } = await import('./http.ts');
 const { getSession, reloadSessionFromStorage, startSession } = await import('./session.ts');
-
-interface Sent {
-  url: string | undefined;
-  method: string | undefined;
-  body: Record<string, unknown>;
-  headers: AxiosHeaders;
-  timeout: number | undefined;
-}
-
-let sent: Sent[] = [];
-let reply: (config: InternalAxiosRequestConfig) => Promise<AxiosResponse>;
-
-function envelope(code: number, data: unknown, msg = '') {
-  return (config: InternalAxiosRequestConfig): Promise<AxiosResponse> =>
-    Promise.resolve({ data: { code, msg, data }, status: code, statusText: '', headers: {}, config });
-}
 
 const user = {
   account: 'a@example.com',
@@ -40,22 +21,16 @@ const user = {
   connections: 1,
 };
 
+/** The one request made to `path`. */
+function sent(path: string) {
+  const [request, ...others] = requestsTo(path);
+  expect(others, `one request to ${path}`).toHaveLength(0);
+  if (!request) throw new Error(`no request to ${path}`);
+  return request;
+}
+
 beforeEach(() => {
-  sent = [];
-  showError.mockClear();
-  reloadPage.mockClear();
   reloadSessionFromStorage();
-  reply = envelope(200, {});
-  http.defaults.adapter = (config) => {
-    sent.push({
-      url: config.url,
-      method: config.method,
-      body: JSON.parse(String(config.data)) as Record<string, unknown>,
-      headers: AxiosHeaders.from(config.headers),
-      timeout: config.timeout,
-    });
-    return reply(config);
-  };
 });
 
 afterEach(() => {
@@ -97,61 +72,88 @@ describe('shapeRequest', () => {
 });
 
 describe('callApi request', () => {
-  it('POSTs JSON to the relative path with a 600000 ms timeout', async () => {
+  beforeEach(() => {
+    answer('/web/site/conf', ok());
+    answer('/web/user/info', ok());
+  });
+
+  it('POSTs JSON to the relative path', async () => {
     await callApi('/web/site/conf');
-    expect(sent[0]).toMatchObject({ url: '/web/site/conf', method: 'post', timeout: REQUEST_TIMEOUT_MS });
+    // Only a POST is answered.
+    const { url, headers } = sent('/web/site/conf');
+    expect(url).toBe(`${window.location.origin}/web/site/conf`);
+    expect(headers.get('Content-Type')).toMatch(/application\/json/);
+  });
+
+  it('gives up after 600000 ms without a reply, as when no reply arrives', async () => {
+    vi.useFakeTimers();
+    answer('/web/site/conf', never);
+    let settled = false;
+    const outcome = callApi('/web/site/conf').then(
+      () => (settled = true),
+      (error: unknown) => {
+        settled = true;
+        return error;
+      },
+    );
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS - 1);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await outcome).toMatchObject({ code: 0 });
+    expect(showError).toHaveBeenCalledWith(expect.stringMatching(/network/i), 5);
     expect(REQUEST_TIMEOUT_MS).toBe(600_000);
-    expect(sent[0]?.headers.get('Content-Type')).toMatch(/application\/json/);
   });
 
   it('adds t (unix seconds) and l, and no s or authorization when signed out without a secret', async () => {
     vi.useFakeTimers({ now: new Date('2025-01-02T03:04:05Z'), toFake: ['Date'] });
     await callApi('/web/site/conf', { a: 1 });
-    expect(sent[0]?.body).toEqual({ a: 1, t: 1735787045, l: 'us-en' });
-    expect(sent[0]?.headers.has('authorization')).toBe(false);
+    const { body, headers } = sent('/web/site/conf');
+    expect(await body).toEqual({ a: 1, t: 1735787045, l: 'us-en' });
+    expect(headers.has('authorization')).toBe(false);
   });
 
   it('signs every request when the server put the secret meta into the page', async () => {
     addSecretMeta('s3cret');
     expect(readSigningSecret()).toBe('s3cret');
     await callApi('/web/user/info', { page: 1 });
-    const { s, ...rest } = sent[0]?.body ?? {};
+    const { s, ...rest } = await sent('/web/user/info').body;
     expect(s).toBe(signParams(rest, 's3cret'));
   });
 
   it('sends the token when signed in', async () => {
     startSession({ ...user, token: 'tok-1' });
     await callApi('/web/user/info');
-    expect(sent[0]?.headers.get('authorization')).toBe('tok-1');
+    expect(sent('/web/user/info').headers.get('authorization')).toBe('tok-1');
   });
 });
 
 describe('callApi reply', () => {
   it('resolves with data on code 200 and stores a new expire_user', async () => {
     startSession({ ...user, token: 'tok' });
-    reply = envelope(200, { trial_time: 60, expire_user: 1767225600 });
+    answer('/web/invite/claim', ok({ trial_time: 60, expire_user: 1767225600 }));
     await expect(callApi('/web/invite/claim')).resolves.toEqual({ trial_time: 60, expire_user: 1767225600 });
     expect(getSession().user?.expire_user).toBe(1767225600);
   });
 
-  it('shows msg for 5 s and rejects on another code', async () => {
-    reply = envelope(409, { reason: 'trial_claimed' }, 'Already claimed');
+  it('shows msg for 5 s and rejects on another code, whatever the HTTP status', async () => {
+    answer('/web/invite/claim', refused(409, 'Already claimed', { reason: 'trial_claimed' }));
     await expect(callApi('/web/invite/claim')).rejects.toMatchObject({
       code: 409,
       message: 'Already claimed',
+      data: { reason: 'trial_claimed' },
     });
     expect(showError).toHaveBeenCalledWith('Already claimed', 5);
   });
 
   it('shows nothing for a silent call', async () => {
-    reply = envelope(404, {}, 'Not found');
+    answer('/web/invite/conf', refused(404, 'Not found'));
     await expect(callApi('/web/invite/conf', {}, { silent: true })).rejects.toBeInstanceOf(ApiError);
     expect(showError).not.toHaveBeenCalled();
   });
 
   it('on 401 signs out locally, keeps msg for after the reload, and reloads', async () => {
     startSession({ ...user, token: 'tok' });
-    reply = envelope(401, {}, 'Please sign in');
+    answer('/web/user/info', refused(401, 'Please sign in'));
     await expect(callApi('/web/user/info')).rejects.toMatchObject({ code: 401 });
     expect(getSession()).toEqual({ token: null, user: null });
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
@@ -160,13 +162,13 @@ describe('callApi reply', () => {
   });
 
   it('shows a 5 s network error when no reply arrives', async () => {
-    reply = (config) => Promise.reject(new AxiosError('Network Error', AxiosError.ERR_NETWORK, config));
+    answer('/web/site/conf', noReply);
     await expect(callApi('/web/site/conf')).rejects.toMatchObject({ code: 0 });
     expect(showError).toHaveBeenCalledWith(expect.stringMatching(/network/i), 5);
   });
 
   it('reports a reply that is not an envelope', async () => {
-    reply = (config) => Promise.resolve({ data: '<html>', status: 502, statusText: '', headers: {}, config });
+    answer('/web/site/conf', () => new HttpResponse('<html>', { status: 502 }));
     await expect(callApi('/web/site/conf')).rejects.toMatchObject({ code: 502 });
     expect(showError).toHaveBeenCalledWith(expect.stringContaining('502'), 5);
   });

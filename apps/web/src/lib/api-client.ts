@@ -1,6 +1,7 @@
 import { CODES, type Envelope } from '@skyway/shared/envelope';
 import { LANGUAGE_PARAM, type Language } from '@skyway/shared/languages';
 import { signParams } from '@skyway/shared/signing';
+import { type HttpReply, postJson } from './http.ts';
 import { i18n } from './i18n.ts';
 import { currentLanguage } from './language.ts';
 import { reloadPage } from './page.ts';
@@ -32,8 +33,6 @@ export class ApiError extends Error {
     this.data = data;
   }
 }
-
-const loadHttp = () => import('./http.ts');
 
 /** The secret the server injects into index.html when it enforces signatures. */
 export function readSigningSecret(): string | null {
@@ -107,13 +106,9 @@ export async function request<T>(
     now: Math.floor(Date.now() / 1000),
   });
 
-  let reply: unknown;
-  let status: number;
+  let reply: HttpReply;
   try {
-    const { http } = await loadHttp();
-    const response = await http.post<unknown>(path, body, { headers });
-    reply = response.data;
-    status = response.status;
+    reply = await postJson(path, body, headers);
   } catch (error) {
     // No reply at all (offline, timeout, refused): the spec's handler crashed here; we tell the user.
     const text = i18n.t('common:errors.network');
@@ -121,13 +116,13 @@ export async function request<T>(
     throw new ApiError(0, text, error);
   }
 
-  if (!isEnvelope(reply)) {
-    const text = i18n.t('common:errors.badReply', { status });
+  if (!isEnvelope(reply.body)) {
+    const text = i18n.t('common:errors.badReply', { status: reply.status });
     toast(text, options);
-    throw new ApiError(status, text);
+    throw new ApiError(reply.status, text);
   }
 
-  const { code, msg, data } = reply;
+  const { code, msg, data } = reply.body;
   if (code === CODES.ok) {
     const expireUser = expireUserOf(data);
     if (expireUser !== undefined) updateUser({ expire_user: expireUser });

@@ -1,14 +1,10 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from './storage-keys.ts';
 
-const reloadPage = vi.fn();
-vi.mock('./page.ts', () => ({ reloadPage: () => reloadPage() }));
+vi.mock('./page.ts', () => import('../test/fake-page.ts'));
 
+const { reloadPage } = await import('../test/fake-page.ts');
 const { applyHtmlLang, chooseLanguage, detectLanguage } = await import('./language.ts');
-
-beforeEach(() => {
-  reloadPage.mockClear();
-});
 
 describe('detectLanguage (spec section 4)', () => {
   it('prefers the stored language', () => {

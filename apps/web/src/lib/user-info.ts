@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { userInfoSchema, type UserInfo } from '@skyway/shared/user';
+import { userInfoSchema } from '@skyway/shared/schemas/user';
+import type { UserInfo } from '@skyway/shared/user';
 import { callApi } from './api-client.ts';
 import { replaceUser } from './session.ts';
 

@@ -1,10 +1,20 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach, beforeEach, expect, vi, type MockInstance } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi, type MockInstance } from 'vitest';
 import { initI18n } from '../lib/i18n.ts';
+import { resetNetwork, server } from './network.ts';
 
 initI18n('en');
 
 let consoleError: MockInstance<typeof console.error>;
+
+// A call that no test answered is reported with console.error, and so fails its test.
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+});
+
+afterAll(() => {
+  server.close();
+});
 
 // An unexpected console.error (a React warning, a failed render) fails the test that caused it.
 beforeEach(() => {
@@ -14,6 +24,7 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  resetNetwork();
   localStorage.clear();
   sessionStorage.clear();
   document.head.querySelectorAll('meta[name="signature-secret"]').forEach((meta) => meta.remove());

@@ -1,16 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { PayMethod } from '@skyway/shared/plans';
 import { users } from './users.ts';
-
-/** The plans on sale: periods are fixed by the legal text, unit prices (fen per connection) are the operator's. */
-export const plans = pgTable('plans', {
-  period: text('period').primaryKey(),
-  months: integer('months').notNull(),
-  days: integer('days').notNull(),
-  unitPrice: integer('unit_price').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
 
 /**
  * An order snapshots what was bought and its price when it was created. Its status is `unpaid` until
@@ -55,41 +46,6 @@ export const orders = pgTable(
       .where(sql`${table.checkoutCloseDueAt} is not null`),
     uniqueIndex('orders_provider_ref_key').on(table.provider, table.providerRef),
   ],
-);
-
-/**
- * Every payment a provider reported, once per provider transaction id (the unique index is what makes
- * a repeated delivery credit nothing). `outcome` says what it did: `credited`, or why it did not
- * (`amount_mismatch`, `already_paid`: money the operator must refund or reconcile by hand).
- */
-export const payments = pgTable(
-  'payments',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    orderId: text('order_id')
-      .notNull()
-      .references(() => orders.id, { onDelete: 'restrict' }),
-    provider: text('provider').notNull(),
-    providerPaymentId: text('provider_payment_id').notNull(),
-    amount: integer('amount').notNull(),
-    currency: text('currency').notNull(),
-    outcome: text('outcome').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [uniqueIndex('payments_provider_payment_key').on(table.provider, table.providerPaymentId)],
-);
-
-/** Each provider notification (Stripe event id, …) is handled once. */
-export const paymentEvents = pgTable(
-  'payment_events',
-  {
-    provider: text('provider').notNull(),
-    eventId: text('event_id').notNull(),
-    type: text('type').notNull(),
-    orderId: text('order_id'),
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
 );
 
 export type OrderRow = typeof orders.$inferSelect;

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   changeEmailRequest,
   changePasswordRequest,
@@ -8,9 +7,11 @@ import {
   loginRequest,
   registerRequest,
   verifyEmailRequest,
-} from '@skyway/shared/accounts';
+} from '@skyway/shared/schemas/accounts';
+import { noFields } from '@skyway/shared/schemas/envelope';
+import { sessionUserSchema } from '@skyway/shared/schemas/user';
 import { signedIn } from '../../plugins/auth.ts';
-import { ok } from '../../plugins/errors.ts';
+import { ok, replies } from '../../plugins/envelope.ts';
 import { requestLanguage } from '../../plugins/language.ts';
 import { revokeSession } from '../sessions/repository.ts';
 import {
@@ -31,7 +32,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountDeps): Pr
   routes.post(
     '/web/login/verify_email',
     // Optional sign-in: the change-email scene belongs to a signed-in user, the others to anyone.
-    { config: { auth: 'optional' }, schema: { body: verifyEmailRequest } },
+    { config: { auth: 'optional' }, schema: { body: verifyEmailRequest, response: replies(noFields) } },
     async (request) => {
       await requestEmailCode(deps, {
         ...request.body,
@@ -47,7 +48,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountDeps): Pr
 
   routes.post(
     '/web/login/register',
-    { config: { auth: 'public' }, schema: { body: registerRequest } },
+    { config: { auth: 'public' }, schema: { body: registerRequest, response: replies(sessionUserSchema) } },
     async (request) => {
       const { email, password, email_code, invite_code } = request.body;
       const user = await register(deps, {
@@ -64,7 +65,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountDeps): Pr
 
   routes.post(
     '/web/login/login',
-    { config: { auth: 'public' }, schema: { body: loginRequest } },
+    { config: { auth: 'public' }, schema: { body: loginRequest, response: replies(sessionUserSchema) } },
     async (request) => {
       const user = await signIn(deps, {
         ...request.body,
@@ -78,7 +79,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountDeps): Pr
 
   routes.post(
     '/web/login/forget',
-    { config: { auth: 'public' }, schema: { body: forgetRequest } },
+    { config: { auth: 'public' }, schema: { body: forgetRequest, response: replies(noFields) } },
     async (request) => {
       const { email, email_code, password } = request.body;
       await resetPassword(deps, { email, emailCode: email_code, password, now: new Date() });
@@ -88,7 +89,10 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountDeps): Pr
 
   routes.post(
     '/web/login/email',
-    { config: { auth: 'required' }, schema: { body: changeEmailRequest } },
+    {
+      config: { auth: 'required' },
+      schema: { body: changeEmailRequest, response: replies(sessionUserSchema) },
+    },
     async (request) => {
       const user = await changeEmail(deps, {
         user: signedIn(request).user,
@@ -102,7 +106,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountDeps): Pr
 
   routes.post(
     '/web/login/pass',
-    { config: { auth: 'required' }, schema: { body: changePasswordRequest } },
+    { config: { auth: 'required' }, schema: { body: changePasswordRequest, response: replies(noFields) } },
     async (request) => {
       const { user, session } = signedIn(request);
       await changePassword(deps, {
@@ -118,7 +122,7 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountDeps): Pr
 
   routes.post(
     '/web/login/out',
-    { config: { auth: 'required' }, schema: { body: z.object({}) } },
+    { config: { auth: 'required' }, schema: { body: noFields, response: replies(noFields) } },
     async (request) => {
       await revokeSession(db, signedIn(request).session.id);
       return ok(request, {}, 'signed_out');

@@ -11,10 +11,10 @@ import {
   issueCode,
   normalizeEmail,
   useCode,
-} from '../codes/service.ts';
+} from '../email-codes/service.ts';
 import type { Counters } from '../limits/counters.ts';
 import type { MailMessage, Mailer } from '../mail/mailer.ts';
-import { lockUser } from '../ledger/expiry.ts';
+import { inAccountTransaction } from '../access/access.ts';
 import { createSession, revokeUserSessions } from '../sessions/repository.ts';
 import { presentUser } from '../users/present.ts';
 import {
@@ -134,11 +134,7 @@ export async function register(
       code: request.emailCode,
       now: request.now,
     });
-    return await db.transaction(async (tx) => {
-      // The inviter's row lock comes first. Inserting the invitee takes a key-share lock on the
-      // inviter through the foreign key, and the reward needs the row for update: taken in that
-      // order by parallel registrations through one invite link, the two locks deadlock.
-      if (inviter) await lockUser(tx, inviter.id);
+    const create = async (tx: Database) => {
       const user = await createUser(tx, {
         email: request.email,
         passwordHash,
@@ -147,7 +143,13 @@ export async function register(
       });
       if (inviter) await rewardInviter(tx, inviter, user, request.now);
       return openSession(tx, user, request.language, request.now);
-    });
+    };
+    // Through an invite link, the inviter's account is locked first. Inserting the invitee takes a
+    // key-share lock on the inviter through the foreign key, and the reward needs the row for
+    // update: taken in that order by parallel registrations through one link, the two deadlock.
+    return await (inviter
+      ? inAccountTransaction(db, inviter.id, request.now, ({ tx }) => create(tx))
+      : db.transaction(create));
   } catch (error) {
     if (isEmailClash(error)) throw new AppError(409, 'email_taken', { field: 'email' });
     throw error;

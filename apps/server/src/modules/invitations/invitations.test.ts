@@ -5,7 +5,7 @@ import { expiryLedger, inviteRewards, users } from '../../db/schema/index.ts';
 import { codeIn, type SmtpCatcher, startSmtpCatcher } from '../../testing/smtp-catcher.ts';
 import { newClientAddress, startTestApp, type TestApp, webCaller } from '../../testing/test-app.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
-import { resetSetting, writeSetting } from '../settings/settings.ts';
+import { resetSetting, writeSetting } from '../settings/repository.ts';
 import { canonicalEmail, maskEmail } from './addresses.ts';
 
 const run = randomBytes(4).toString('hex');

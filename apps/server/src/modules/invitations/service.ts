@@ -3,8 +3,8 @@ import type { InviteConf, InviteList, TimeGrant } from '@skyway/shared/invitatio
 import type { Database } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { AppError } from '../../plugins/errors.ts';
-import { extendExpiry, lockUser } from '../ledger/expiry.ts';
-import { readSettings } from '../settings/settings.ts';
+import { inAccountTransaction } from '../access/access.ts';
+import { readSettings } from '../settings/repository.ts';
 import { canonicalEmail, maskEmail } from './addresses.ts';
 import {
   claimRewards,
@@ -29,10 +29,9 @@ export async function claimTrial(db: Database, userId: string, now: Date): Promi
   const settings = await readSettings(db);
   if (settings.open_trial !== '1') throw new AppError(409, 'trial_closed');
   const minutes = settings.trial_minute;
-  return db.transaction(async (tx) => {
-    const user = await lockUser(tx, userId);
-    if (!(await insertTrialClaim(tx, userId, minutes, now))) throw new AppError(409, 'trial_claimed');
-    const expireAt = await extendExpiry(tx, user, { reason: 'trial', seconds: minutes * 60, now });
+  return inAccountTransaction(db, userId, now, async (account) => {
+    if (!(await insertTrialClaim(account.tx, userId, minutes, now))) throw new AppError(409, 'trial_claimed');
+    const expireAt = await account.addTime('trial', minutes * 60);
     return { trial_time: minutes, expire_user: toUnixSeconds(expireAt) };
   });
 }
@@ -88,11 +87,10 @@ export async function listInvitations(
 
 /** Moves every unclaimed reward minute onto the inviter's expiry, in one transaction, exactly once. */
 export async function withdrawRewards(db: Database, userId: string, now: Date): Promise<TimeGrant> {
-  return db.transaction(async (tx) => {
-    const user = await lockUser(tx, userId);
-    const minutes = await claimRewards(tx, userId, now);
-    if (minutes === 0) return { trial_time: 0, expire_user: toUnixSeconds(user.expireAt) };
-    const expireAt = await extendExpiry(tx, user, { reason: 'invite_reward', seconds: minutes * 60, now });
+  return inAccountTransaction(db, userId, now, async (account) => {
+    const minutes = await claimRewards(account.tx, userId, now);
+    if (minutes === 0) return { trial_time: 0, expire_user: toUnixSeconds(account.user.expireAt) };
+    const expireAt = await account.addTime('invite_reward', minutes * 60);
     return { trial_time: minutes, expire_user: toUnixSeconds(expireAt) };
   });
 }

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { OrderRow } from '../../db/schema/index.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
+import type { PaymentProvider } from './provider.ts';
 import { claimDueCheckout, markCheckoutClosed } from './repository.ts';
 
 export interface CheckoutDeps {

@@ -12,10 +12,10 @@ import {
   webCaller,
 } from '../../testing/test-app.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
-import { fulfilPayment } from '../payments/fulfil.ts';
+import { fulfilPayment } from './fulfilment.ts';
 import { createSandboxProvider } from '../payments/sandbox.ts';
-import { resetSetting, writeSetting } from '../settings/settings.ts';
-import { setUnitPrice } from './plans.ts';
+import { resetSetting, writeSetting } from '../settings/repository.ts';
+import { setUnitPrice } from './plans-repository.ts';
 
 const DAY = 86_400;
 
@@ -477,6 +477,18 @@ describe('plans and orders', () => {
       expect(row?.status).toBe('expired');
       const [account] = await t.database.db.select().from(users).where(eq(users.id, user.id));
       expect(account).toMatchObject({ connections: 2, pendingConnections: null, pendingFrom: null });
+      // The downgrade has its ledger row, like every change of an account's access, and only one.
+      const downgrades = await t.database.db
+        .select()
+        .from(expiryLedger)
+        .where(and(eq(expiryLedger.userId, user.id), eq(expiryLedger.reason, 'downgrade')));
+      expect(downgrades).toMatchObject([{ connections: 2, seconds: 0 }]);
+      await runOrdersJob({ db: t.database.db, provider: createSandboxProvider(), log: t.app.log }, later);
+      const again = await t.database.db
+        .select()
+        .from(expiryLedger)
+        .where(and(eq(expiryLedger.userId, user.id), eq(expiryLedger.reason, 'downgrade')));
+      expect(again).toHaveLength(1);
       const health = await t.app.inject({ method: 'GET', url: '/healthz' });
       expect(Date.parse(health.json().jobs.orders)).toBeGreaterThanOrEqual(later.getTime());
     });

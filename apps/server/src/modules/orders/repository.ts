@@ -111,6 +111,23 @@ export async function expireOverdueOrders(db: Database, now: Date): Promise<numb
   return rows.length;
 }
 
+/** The account an order belongs to, if the order exists. */
+export async function orderOwner(db: Database, orderId: string): Promise<string | undefined> {
+  const [row] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId));
+  return row?.userId;
+}
+
+/** The order, locked until the transaction ends (after its owner's row: see access.ts). */
+export async function lockOrder(db: Database, orderId: string): Promise<OrderRow | undefined> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, orderId)).for('update');
+  return row;
+}
+
+/** The order is paid: whatever it was before, money taken for it is never lost. */
+export async function markOrderPaid(db: Database, orderId: string, now: Date): Promise<void> {
+  await db.update(orders).set({ status: 'paid', paidAt: now }).where(eq(orders.id, orderId));
+}
+
 export async function findUserOrder(
   db: Database,
   userId: string,

@@ -1,22 +1,20 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { orderCreateRequest, orderIdRequest, orderListRequest } from '@skyway/shared/plans';
+import { noFields } from '@skyway/shared/schemas/envelope';
+import {
+  createdOrderSchema,
+  orderCreateRequest,
+  orderIdRequest,
+  orderListRequest,
+  orderListSchema,
+  orderSchema,
+  planListSchema,
+} from '@skyway/shared/schemas/plans';
 import { signedIn } from '../../plugins/auth.ts';
-import { ok } from '../../plugins/errors.ts';
+import { ok, replies } from '../../plugins/envelope.ts';
 import { requestLanguage } from '../../plugins/language.ts';
+import { returnPath, siteOrigin } from './return-path.ts';
 import { cancelOrder, createOrder, listOrders, listPlans, type OrderDeps, queryOrder } from './service.ts';
-
-/**
- * The site's own address: PUBLIC_URL (the config requires it in production), else the request's
- * own, from its Host header (development and tests).
- */
-export function siteOrigin(request: FastifyRequest, publicUrl: string | undefined): string {
-  return publicUrl ?? `${request.protocol}://${request.host}`;
-}
-
-/** The page a buyer comes back to from checkout: /buy opens the payment inquiry dialog for the order. */
-export const returnPath = (orderId: string) => `/buy?order_id=${encodeURIComponent(orderId)}`;
 
 /** The plan and order calls of PRODUCT.md section 2. */
 export async function orderRoutes(
@@ -28,13 +26,16 @@ export async function orderRoutes(
 
   routes.post(
     '/web/plan/list',
-    { config: { auth: 'public' }, schema: { body: z.object({}) } },
+    { config: { auth: 'public' }, schema: { body: noFields, response: replies(planListSchema) } },
     async (request) => ok(request, await listPlans(db, provider)),
   );
 
   routes.post(
     '/web/order/create',
-    { config: { auth: 'required' }, schema: { body: orderCreateRequest } },
+    {
+      config: { auth: 'required' },
+      schema: { body: orderCreateRequest, response: replies(createdOrderSchema) },
+    },
     async (request) => {
       const origin = siteOrigin(request, publicUrl);
       const created = await createOrder(options, signedIn(request).user, request.body, {
@@ -48,20 +49,20 @@ export async function orderRoutes(
 
   routes.post(
     '/web/order/list',
-    { config: { auth: 'required' }, schema: { body: orderListRequest } },
+    { config: { auth: 'required' }, schema: { body: orderListRequest, response: replies(orderListSchema) } },
     async (request) => ok(request, await listOrders(db, signedIn(request).user, request.body, new Date())),
   );
 
   routes.post(
     '/web/order/query',
-    { config: { auth: 'required' }, schema: { body: orderIdRequest } },
+    { config: { auth: 'required' }, schema: { body: orderIdRequest, response: replies(orderSchema) } },
     async (request) =>
       ok(request, await queryOrder(options, signedIn(request).user, request.body.order_id, new Date())),
   );
 
   routes.post(
     '/web/order/cancel',
-    { config: { auth: 'required' }, schema: { body: orderIdRequest } },
+    { config: { auth: 'required' }, schema: { body: orderIdRequest, response: replies(noFields) } },
     async (request) => {
       await cancelOrder(options, signedIn(request).user, request.body.order_id, new Date());
       return ok(request, {}, 'order_cancelled');

@@ -14,15 +14,15 @@ import type { PageRequest } from '@skyway/shared/paging';
 import type { Database } from '../../db/client.ts';
 import type { OrderRow, UserRow } from '../../db/schema/index.ts';
 import { AppError } from '../../plugins/errors.ts';
-import { lockUser } from '../ledger/expiry.ts';
+import { inAccountTransaction } from '../access/access.ts';
 import type { Counters } from '../limits/counters.ts';
-import { fulfilPayment } from '../payments/fulfil.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
-import { readSettings } from '../settings/settings.ts';
+import { readSettings } from '../settings/repository.ts';
 import { closeCheckouts } from './checkouts.ts';
+import { fulfilPayment } from './fulfilment.ts';
 import { newOrderId } from './order-ids.ts';
-import { findPlan, readPlans } from './plans.ts';
+import { findPlan, readPlans } from './plans-repository.ts';
 import { isPayable, presentOrder } from './present.ts';
+import type { PaymentProvider } from './provider.ts';
 import {
   attachCheckout,
   cancelPayableOrder,
@@ -78,8 +78,8 @@ export async function createOrder(
   if (limit.count > ORDERS_PER_HOUR)
     throw new AppError(429, 'too_many_requests', { retryAfter: limit.resetIn });
 
-  const { order, replaced } = await db.transaction(async (tx) => {
-    await lockUser(tx, user.id);
+  // Under the account's lock: two order/create calls at once replace one another in turn.
+  const { order, replaced } = await inAccountTransaction(db, user.id, now, async ({ tx }) => {
     const replaced = await closeUnpaidOrders(tx, user.id, now);
     const inserted = await insertOrder(tx, {
       id: newOrderId(now),

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { AppError, ok } from '../../plugins/errors.ts';
+import { noFields } from '@skyway/shared/schemas/envelope';
+import { appleNotificationRequest } from '@skyway/shared/schemas/payments';
+import { ok, replies } from '../../plugins/envelope.ts';
+import { AppError } from '../../plugins/errors.ts';
 import { type AppleHandler, processAppleNotification } from './apple.ts';
 import { AppleNotificationRefused } from './apple-verify.ts';
 
@@ -9,8 +11,6 @@ export const APPLE_NOTIFY_PATH = '/web/pay/apple/notify';
 
 /** A notification is three JWS with their certificate chains: some 15 kB; this leaves room. */
 const NOTIFY_BODY_LIMIT = 256 * 1024;
-
-const body = z.object({ signedPayload: z.string().min(1).max(NOTIFY_BODY_LIMIT) });
 
 /**
  * App Store Server Notifications V2 (PRODUCT.md: `/web/pay/apple/notify`), registered only when
@@ -27,7 +27,7 @@ export async function appleRoutes(app: FastifyInstance, options: { handler: Appl
       // Outside the per-address call ceiling: Apple sends bursts from a few addresses, each signed.
       config: { auth: 'public', signed: false, ceiling: false },
       bodyLimit: NOTIFY_BODY_LIMIT,
-      schema: { body },
+      schema: { body: appleNotificationRequest, response: replies(noFields) },
     },
     async (request) => {
       try {

@@ -1,4 +1,3 @@
-import { fulfilPayment } from './fulfil.ts';
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomUUID, verify } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,15 +8,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Entitlement } from '@skyway/shared/plans';
 import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/client.ts';
 import { appStoreTransactions, expiryLedger, paymentEvents, users } from '../../db/schema/index.ts';
 import { makeTestChain, signJws, type TestChain, unsignedJws } from '../../testing/apple-chain.ts';
 import { signedInUser, startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { createServerDatabase, testDatabaseKind } from '../../testing/test-database.ts';
+import { fulfilPayment } from '../orders/fulfilment.ts';
 import { createUser } from '../users/repository.ts';
-import { removeTime } from './apple.ts';
 import {
   createAppleApiClient,
   failureReason,
@@ -1163,33 +1161,5 @@ describe('App Store verification', () => {
     );
     expect(() => parseHistoryArgs(['--since', '2026-06-02'], now)).toThrow(/before/);
     expect(() => parseHistoryArgs(['--from', '1'], now)).toThrow();
-  });
-});
-
-describe('taking app-store time back', () => {
-  const NOW = 1_800_000_000;
-  const plain = (expireAt: number, connections: number): Entitlement => ({
-    expireAt,
-    connections,
-    pendingConnections: null,
-    pendingFrom: 0,
-  });
-
-  it('moves the end earlier, not below now, and a scheduled downgrade with it', () => {
-    expect(removeTime(plain(NOW + 10 * DAY, 3), 4 * DAY, NOW)).toEqual(plain(NOW + 6 * DAY, 3));
-    expect(removeTime(plain(NOW + 10 * DAY, 3), 40 * DAY, NOW)).toEqual(plain(NOW, 3));
-    expect(removeTime(plain(NOW - 10, 3), DAY, NOW)).toEqual(plain(NOW - 10, 3));
-    const pending = {
-      expireAt: NOW + 20 * DAY,
-      connections: 5,
-      pendingConnections: 1,
-      pendingFrom: NOW + 10 * DAY,
-    };
-    expect(removeTime(pending, 4 * DAY, NOW)).toEqual({
-      ...pending,
-      expireAt: NOW + 16 * DAY,
-      pendingFrom: NOW + 6 * DAY,
-    });
-    expect(removeTime(pending, 12 * DAY, NOW)).toEqual(plain(NOW + 8 * DAY, 1));
   });
 });

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { appleRoutes } from './apple-routes.ts';
 import { createAppleVerifier } from './apple-verify.ts';
-import type { PaymentProvider } from './provider.ts';
+import type { PaymentProvider } from '../orders/provider.ts';
 import { createSandboxProvider } from './sandbox.ts';
 import { sandboxRoutes } from './sandbox-routes.ts';
 import { createStripeProvider } from './stripe.ts';

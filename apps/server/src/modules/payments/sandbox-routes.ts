@@ -3,10 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import { requestLanguage } from '../../plugins/language.ts';
-import { returnPath } from '../orders/routes.ts';
+import { returnPath } from '../orders/return-path.ts';
 import { isPayable } from '../orders/present.ts';
 import { findOrderByCheckout } from '../orders/repository.ts';
-import { fulfilPayment } from './fulfil.ts';
+import { fulfilPayment } from '../orders/fulfilment.ts';
 import { SANDBOX_PATH } from './sandbox.ts';
 import { renderSandboxCheckout, renderSandboxMissing } from './sandbox-page.ts';
 

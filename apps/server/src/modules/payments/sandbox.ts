@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { LANGUAGE_PARAM } from '@skyway/shared/languages';
 import { PAY_METHODS } from '@skyway/shared/plans';
-import type { PaymentProvider } from './provider.ts';
+import type { PaymentProvider } from '../orders/provider.ts';
 
 export const SANDBOX_PATH = '/pay/sandbox';
 

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import type { Database } from '../../db/client.ts';
+import { stripeAcknowledgement } from '@skyway/shared/schemas/payments';
+import { errorReplies } from '../../plugins/envelope.ts';
 import { AppError } from '../../plugins/errors.ts';
-import { type FulfilOutcome, fulfilPayment, recordPaymentEvent } from './fulfil.ts';
+import { type FulfilOutcome, fulfilPayment } from '../orders/fulfilment.ts';
+import { recordPaymentEvent } from '../payment-events/repository.ts';
 import { sessionPaymentId } from './stripe.ts';
 
 export const STRIPE_WEBHOOK_PATH = '/web/pay/stripe/notify';
@@ -82,7 +85,11 @@ export async function stripeWebhookRoutes(
   app.post(
     STRIPE_WEBHOOK_PATH,
     // Outside the per-address call ceiling: Stripe sends bursts from a few addresses, each signed.
-    { config: { auth: 'public', signed: false, ceiling: false }, bodyLimit: WEBHOOK_BODY_LIMIT },
+    {
+      config: { auth: 'public', signed: false, ceiling: false },
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      schema: { response: { 200: stripeAcknowledgement, ...errorReplies } },
+    },
     async (request, reply) => {
       const raw = request.body;
       const signature = request.headers['stripe-signature'];

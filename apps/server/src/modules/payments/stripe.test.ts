@@ -15,7 +15,7 @@ import {
 } from '../../testing/stripe-api.ts';
 import { newClientAddress, signedInUser, startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
-import { resetSetting, writeSetting } from '../settings/settings.ts';
+import { resetSetting, writeSetting } from '../settings/repository.ts';
 import { createStripeProvider } from './stripe.ts';
 
 const run = randomBytes(4).toString('hex');

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import type { Language } from '@skyway/shared/languages';
 import type { PayMethod } from '@skyway/shared/plans';
 import type { OrderRow } from '../../db/schema/index.ts';
-import type { PaymentProvider, ProviderPayment } from './provider.ts';
+import type { PaymentProvider, ProviderPayment } from '../orders/provider.ts';
 
 export interface StripeOptions {
   secretKey: string;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settings } from '../../db/schema/index.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { openTestDatabase } from '../../testing/test-database.ts';
-import { readSettings, resetSetting, writeSetting } from './settings.ts';
+import { readSettings, resetSetting, writeSetting } from './repository.ts';
 
 let database: DatabaseHandle;
 beforeAll(async () => {

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { noFields } from '@skyway/shared/schemas/envelope';
+import { siteConfSchema } from '@skyway/shared/schemas/site';
 import type { SiteConf } from '@skyway/shared/site';
 import type { Config } from '../../config.ts';
-import { ok } from '../../plugins/errors.ts';
+import { ok, replies } from '../../plugins/envelope.ts';
 
 export async function siteRoutes(app: FastifyInstance, options: { config: Config }): Promise<void> {
   const { config } = options;
@@ -15,7 +16,9 @@ export async function siteRoutes(app: FastifyInstance, options: { config: Config
   };
   app
     .withTypeProvider<ZodTypeProvider>()
-    .post('/web/site/conf', { config: { auth: 'public' }, schema: { body: z.object({}) } }, async (request) =>
-      ok(request, conf),
+    .post(
+      '/web/site/conf',
+      { config: { auth: 'public' }, schema: { body: noFields, response: replies(siteConfSchema) } },
+      async (request) => ok(request, conf),
     );
 }

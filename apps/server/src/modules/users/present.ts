@@ -1,7 +1,7 @@
 import { toUnixSeconds } from '@skyway/shared/dates';
 import type { SubscribeType, User, UserInfo } from '@skyway/shared/user';
 import type { UserRow } from '../../db/schema/index.ts';
-import { entitlementOf } from '../ledger/expiry.ts';
+import { entitlementOf } from '../access/rules.ts';
 
 /**
  * The user fields that every reply carrying a user has (PRODUCT.md section 2). `connections` are

@@ -52,6 +52,12 @@ export async function findUserByInviteCode(db: Database, inviteCode: string): Pr
   return row;
 }
 
+/** Whether an account has this id (an App Store appAccountToken names one). */
+export async function userExists(db: Database, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id));
+  return row !== undefined;
+}
+
 export async function setPasswordHash(db: Database, id: string, passwordHash: string): Promise<void> {
   await db.update(users).set({ passwordHash }).where(eq(users.id, id));
 }

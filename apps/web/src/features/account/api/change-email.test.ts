@@ -1,11 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { getSession, startSession } from '../../../lib/session.ts';
 import { STORAGE_KEYS } from '../../../lib/storage-keys.ts';
+import { answer, ok, refused, sentTo } from '../../../test/network.ts';
 
-const request = vi.fn();
-vi.mock('../../../lib/api-client.ts', () => ({
-  request: (...args: unknown[]) => request(...args) as unknown,
-}));
+vi.mock('../../../lib/toast.ts', () => import('../../../test/fake-toast.ts'));
 
 const { changeEmail } = await import('./change-email.ts');
 
@@ -18,23 +16,16 @@ const USER = {
 } as const;
 
 beforeEach(() => {
-  request.mockReset();
   startSession({ token: 'OLD', ...USER });
 });
 
 describe('changeEmail', () => {
   it('keeps the session going on the new token that the reply carries', async () => {
-    request.mockResolvedValue({
-      data: { ...USER, account: 'new@example.com', token: 'NEW' },
-      msg: 'E-mail changed',
-    });
+    answer('/web/login/email', ok({ ...USER, account: 'new@example.com', token: 'NEW' }, 'E-mail changed'));
     await expect(changeEmail({ email: 'new@example.com', email_code: '123456' })).resolves.toBe(
       'E-mail changed',
     );
-    expect(request).toHaveBeenCalledWith('/web/login/email', {
-      email: 'new@example.com',
-      email_code: '123456',
-    });
+    expect(await sentTo('/web/login/email')).toEqual([{ email: 'new@example.com', email_code: '123456' }]);
     expect(getSession()).toEqual({ token: 'NEW', user: { ...USER, account: 'new@example.com' } });
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('NEW');
     expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.user) ?? 'null')).toMatchObject({
@@ -43,7 +34,7 @@ describe('changeEmail', () => {
   });
 
   it('leaves the session alone when the call fails', async () => {
-    request.mockRejectedValue(new Error('code invalid'));
+    answer('/web/login/email', refused(400, 'code invalid'));
     await expect(changeEmail({ email: 'new@example.com', email_code: '000000' })).rejects.toThrow(
       'code invalid',
     );

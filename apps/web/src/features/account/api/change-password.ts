@@ -1,14 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
+import type { ChangePasswordRequest } from '@skyway/shared/accounts';
+import type { NoFields } from '@skyway/shared/envelope';
 import { request } from '../../../lib/api-client.ts';
 
-export interface ChangePasswordInput {
-  old_pwd: string;
-  new_pwd: string;
-}
-
 /** Resolves with the server's msg, which the dialog shows as the success message. */
-export async function changePassword(input: ChangePasswordInput): Promise<string> {
-  const { msg } = await request<Record<string, never>>('/web/login/pass', { ...input });
+export async function changePassword(input: ChangePasswordRequest): Promise<string> {
+  const { msg } = await request<NoFields>('/web/login/pass', { ...input });
   return msg;
 }
 

@@ -1,3 +1,4 @@
+import type { NoFields } from '@skyway/shared/envelope';
 import { callApi } from '../../../lib/api-client.ts';
 import { reloadPage } from '../../../lib/page.ts';
 import { clearSession } from '../../../lib/session.ts';
@@ -8,7 +9,7 @@ import { clearSession } from '../../../lib/session.ts';
  */
 export async function logout(): Promise<void> {
   try {
-    await callApi<Record<string, never>>('/web/login/out', {}, { silent: true });
+    await callApi<NoFields>('/web/login/out', {}, { silent: true });
   } catch {
     // A failing logout call signs out as well.
   }

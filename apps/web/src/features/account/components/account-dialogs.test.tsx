@@ -1,27 +1,17 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { answer, ok, requestsTo, sentTo } from '../../../test/network.ts';
+import { renderWithProviders } from '../../../test/render.tsx';
 
-const request = vi.fn();
-vi.mock('../../../lib/api-client.ts', () => ({
-  request: (...args: unknown[]) => request(...args) as unknown,
-}));
-const showSuccess = vi.fn();
-vi.mock('../../../lib/toast.ts', () => ({
-  ERROR_SECONDS: 5,
-  MESSAGE_SECONDS: 1.5,
-  showSuccess: (text: string) => showSuccess(text),
-  showError: vi.fn(),
-}));
+vi.mock('../../../lib/toast.ts', () => import('../../../test/fake-toast.ts'));
 
+const { showSuccess } = await import('../../../test/fake-toast.ts');
 const { ChangePasswordDialog } = await import('./change-password-dialog.tsx');
 const { ChangeEmailDialog } = await import('./change-email-dialog.tsx');
 
-async function renderDialog(node: ReactNode) {
-  await act(async () => {
-    render(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>);
-  });
+async function renderDialog(dialog: ReactElement) {
+  await renderWithProviders(dialog);
   return screen.findByRole('dialog', {}, { timeout: 5000 });
 }
 
@@ -31,14 +21,9 @@ function leave(dialog: HTMLElement, label: string, value: string) {
   fireEvent.blur(input);
 }
 
-beforeEach(() => {
-  request.mockReset();
-  showSuccess.mockReset();
-});
-
 describe('ChangePasswordDialog', () => {
   it('checks old and new password on blur and on submit, then sends old_pwd and new_pwd', async () => {
-    request.mockResolvedValue({ data: {}, msg: 'Password changed' });
+    answer('/web/login/pass', ok({}, 'Password changed'));
     const onClose = vi.fn();
     const dialog = await renderDialog(<ChangePasswordDialog open onClose={onClose} />);
     leave(dialog, 'Old password', '');
@@ -47,23 +32,20 @@ describe('ChangePasswordDialog', () => {
     expect(await within(dialog).findByText('Please enter new password')).toBeTruthy();
     leave(dialog, 'New password', 'short');
     expect(await within(dialog).findByText('The password must be 8 to 128 characters long')).toBeTruthy();
-    expect(request).not.toHaveBeenCalled();
+    expect(requestsTo('/web/login/pass')).toHaveLength(0);
 
     leave(dialog, 'Old password', 'old-secret');
     leave(dialog, 'New password', 'new-secret-1');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(request).toHaveBeenCalledWith('/web/login/pass', {
-      old_pwd: 'old-secret',
-      new_pwd: 'new-secret-1',
-    });
-    expect(showSuccess).toHaveBeenCalledWith('Password changed');
+    expect(await sentTo('/web/login/pass')).toEqual([{ old_pwd: 'old-secret', new_pwd: 'new-secret-1' }]);
+    expect(showSuccess).toHaveBeenCalledWith('Password changed', 1.5);
   });
 });
 
 describe('ChangeEmailDialog', () => {
   it('asks for a valid address before sending a code with the scene "email"', async () => {
-    request.mockResolvedValue({ data: {}, msg: 'Code sent' });
+    answer('/web/login/verify_email', ok({}, 'Code sent'));
     const dialog = await renderDialog(<ChangeEmailDialog open onClose={vi.fn()} />);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Get code' }));
     expect(await within(dialog).findByText('Please enter email')).toBeTruthy();
@@ -72,16 +54,13 @@ describe('ChangeEmailDialog', () => {
     await waitFor(() =>
       expect(within(dialog).getByRole('button', { name: 'Get code' }).hasAttribute('disabled')).toBe(false),
     );
-    expect(request).not.toHaveBeenCalled();
+    expect(requestsTo('/web/login/verify_email')).toHaveLength(0);
 
     leave(dialog, 'New email', 'new@example.com');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Get code' }));
     await within(dialog).findByRole('button', { name: '60 s' });
-    expect(request).toHaveBeenCalledWith('/web/login/verify_email', {
-      email: 'new@example.com',
-      scene: 'email',
-    });
-    expect(showSuccess).toHaveBeenCalledWith('Code sent');
+    expect(await sentTo('/web/login/verify_email')).toEqual([{ email: 'new@example.com', scene: 'email' }]);
+    expect(showSuccess).toHaveBeenCalledWith('Code sent', 1.5);
   });
 
   it('requires the code on submit', async () => {
@@ -89,6 +68,6 @@ describe('ChangeEmailDialog', () => {
     leave(dialog, 'New email', 'new@example.com');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('Please enter verification code')).toBeTruthy();
-    expect(request).not.toHaveBeenCalled();
+    expect(requestsTo('/web/login/email')).toHaveLength(0);
   });
 });

@@ -1,8 +1,9 @@
 import { Form, Input, Space } from 'antd';
+import type { ChangeEmailRequest } from '@skyway/shared/accounts';
 import { useTranslation } from 'react-i18next';
 import { EmailCodeButton } from '../../../components/email-code-button.tsx';
 import { MESSAGE_SECONDS, showSuccess } from '../../../lib/toast.ts';
-import { useChangeEmail, type ChangeEmailInput } from '../api/change-email.ts';
+import { useChangeEmail } from '../api/change-email.ts';
 import { sendChangeEmailCode } from '../api/send-email-code.ts';
 import { FormDialog } from './form-dialog.tsx';
 
@@ -10,7 +11,7 @@ const CODE_PATTERN = /^\d{6}$/;
 
 export function ChangeEmailDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation(['account', 'common']);
-  const [form] = Form.useForm<ChangeEmailInput>();
+  const [form] = Form.useForm<ChangeEmailRequest>();
   const change = useChangeEmail();
 
   // Spec section 5: an empty address gives "please enter email", a malformed one "email format

@@ -1,11 +1,12 @@
 import { Form, Input } from 'antd';
+import type { ChangePasswordRequest } from '@skyway/shared/accounts';
 import { useTranslation } from 'react-i18next';
-import { useChangePassword, type ChangePasswordInput } from '../api/change-password.ts';
+import { useChangePassword } from '../api/change-password.ts';
 import { FormDialog } from './form-dialog.tsx';
 
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation(['account', 'common']);
-  const [form] = Form.useForm<ChangePasswordInput>();
+  const [form] = Form.useForm<ChangePasswordRequest>();
   const change = useChangePassword();
 
   return (

@@ -3,43 +3,32 @@ import { formatDateTime } from '@skyway/shared/dates';
 import { DAY_SECONDS, type PlanList } from '@skyway/shared/plans';
 import type { UserInfo } from '@skyway/shared/user';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as ApiClient from '../../../lib/api-client.ts';
-import { startSession } from '../../../lib/session.ts';
+import { answer, type Answer, ok, refused, requestsTo, sentTo } from '../../../test/network.ts';
+import { signIn, userInfo } from '../../../test/user-info.ts';
 import { DESKTOP_WIDTH, PHONE_WIDTH, setViewportWidth } from '../../../test/viewport.ts';
-import { userInfo } from '../../../test/user-info.ts';
 
-const callApi = vi.fn();
-vi.mock('../../../lib/api-client.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof ApiClient>()),
-  callApi: (...args: unknown[]) => callApi(...args) as unknown,
-}));
-const openPage = vi.fn();
-vi.mock('../../../lib/page.ts', () => ({
-  openPage: (...args: unknown[]) => openPage(...args) as unknown,
-  reloadPage: vi.fn(),
-}));
+vi.mock('../../../lib/page.ts', () => import('../../../test/fake-page.ts'));
+vi.mock('../../../lib/toast.ts', () => import('../../../test/fake-toast.ts'));
 
-const { PLAN_LIST, order, renderBuyPage } = await import('./buy-test-kit.tsx');
+const { openPage } = await import('../../../test/fake-page.ts');
+const { PLAN_LIST, order, renderBuyPage } = await import('../test/buy-test-kit.tsx');
 
 const NOW = 1_800_000_000;
 const day = (n: number) => n * DAY_SECONDS;
 
 /**
  * Stands in for the server: `info` is what `/web/user/info` answers, `stored` the user this browser
- * kept from an earlier reply (the same unless a test says otherwise).
+ * kept from an earlier reply (the same unless a test says otherwise), `create` the reply to an order.
  */
-function answer(
+function answerBuy(
   info: UserInfo,
-  create: () => Promise<unknown> = () => Promise.reject(new Error('no order')),
+  create?: Answer,
   { stored = info, plans = PLAN_LIST }: { stored?: UserInfo; plans?: PlanList } = {},
 ) {
-  startSession({ token: 'T', ...stored });
-  callApi.mockImplementation((path: string) => {
-    if (path === '/web/plan/list') return Promise.resolve(plans);
-    if (path === '/web/user/info') return Promise.resolve(info);
-    if (path === '/web/order/create') return create();
-    return Promise.reject(new Error(`unexpected call ${path}`));
-  });
+  signIn(stored);
+  answer('/web/plan/list', ok(plans));
+  answer('/web/user/info', ok(info));
+  if (create) answer('/web/order/create', create);
 }
 
 const connectionsInput = () => screen.getByLabelText<HTMLInputElement>('Simultaneous connections');
@@ -51,7 +40,7 @@ async function waitForPage() {
 }
 
 async function openPageWith(info: UserInfo) {
-  answer(info);
+  answerBuy(info);
   await renderBuyPage();
   await waitForPage();
 }
@@ -68,8 +57,6 @@ const payMethods = () => screen.getByRole('radiogroup', { name: 'Payment method'
 const payMethod = (name: RegExp) => within(payMethods()).getByRole<HTMLInputElement>('radio', { name });
 
 beforeEach(() => {
-  callApi.mockReset();
-  openPage.mockReset();
   // Only the clock is fake: the preview is computed for a known "now".
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW * 1000);
@@ -115,7 +102,7 @@ describe('BuyPage', () => {
   });
 
   it('shows a single enabled method as the chosen one, and orders with it', async () => {
-    answer(userInfo(), () => Promise.resolve(order({ checkout_url: '/pay/sandbox/card' })), {
+    answerBuy(userInfo(), ok(order({ checkout_url: '/pay/sandbox/card' })), {
       plans: { ...PLAN_LIST, pay_methods: ['card'] },
     });
     await renderBuyPage();
@@ -125,11 +112,9 @@ describe('BuyPage', () => {
     expect(within(payMethods()).queryByRole('radio', { name: /Alipay|WeChat/ })).toBeNull();
     fireEvent.click(buyButtons()[0] as HTMLElement);
     await waitFor(() => expect(openPage).toHaveBeenCalledWith('/pay/sandbox/card'));
-    expect(callApi).toHaveBeenCalledWith('/web/order/create', {
-      period: 'month',
-      connections: 1,
-      pay_method: 'card',
-    });
+    expect(await sentTo('/web/order/create')).toEqual([
+      { period: 'month', connections: 1, pay_method: 'card' },
+    ]);
   });
 
   it('prices the order as unit price × connections, in yuan', async () => {
@@ -231,8 +216,9 @@ describe('BuyPage', () => {
   });
 
   it('creates the order with the chosen plan and connections, then goes to its checkout', async () => {
-    answer(userInfo(), () =>
-      Promise.resolve({
+    answerBuy(
+      userInfo(),
+      ok({
         order_id: 'O9',
         amount: 51600,
         latest_pay_time: NOW + 1800,
@@ -248,21 +234,19 @@ describe('BuyPage', () => {
     expect(buyButtons()).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: /Buy now/ }));
     await waitFor(() => expect(openPage).toHaveBeenCalledWith('/pay/sandbox/tok?l=us-en'));
-    expect(callApi).toHaveBeenCalledWith('/web/order/create', {
-      period: 'year',
-      connections: 2,
-      pay_method: 'wechat_pay',
-    });
+    expect(await sentTo('/web/order/create')).toEqual([
+      { period: 'year', connections: 2, pay_method: 'wechat_pay' },
+    ]);
     // On a wide screen the summary holds the Buy button: there is no bottom bar.
     expect(screen.queryByTestId('buy-bar')).toBeNull();
   });
 
   it('stays on the page when the order cannot be created', async () => {
-    answer(userInfo());
+    answerBuy(userInfo(), refused(409, 'The order could not be created'));
     await renderBuyPage();
     const buy = await screen.findByRole('button', { name: /Buy now/ }, { timeout: 5000 });
     fireEvent.click(buy);
-    await waitFor(() => expect(callApi).toHaveBeenCalledWith('/web/order/create', expect.anything()));
+    await waitFor(() => expect(requestsTo('/web/order/create')).toHaveLength(1));
     await waitFor(() => expect(buy.classList.contains('ant-btn-loading')).toBe(false));
     expect(openPage).not.toHaveBeenCalled();
   });
@@ -271,7 +255,7 @@ describe('BuyPage', () => {
     it('follow the fresh user info when the stored user is behind it (back from a checkout)', async () => {
       const expiry = NOW + day(31);
       // The browser still holds the user of before the payment: no access, one connection.
-      answer(userInfo({ expire_user: expiry, subscribe_type: 2, connections: 3 }), undefined, {
+      answerBuy(userInfo({ expire_user: expiry, subscribe_type: 2, connections: 3 }), undefined, {
         stored: userInfo({ expire_user: 0, connections: 1 }),
       });
       await renderBuyPage();
@@ -290,13 +274,13 @@ describe('BuyPage', () => {
     });
 
     it('stay as the customer set them when the user info changes', async () => {
-      answer(userInfo());
-      const client = await renderBuyPage();
+      answerBuy(userInfo());
+      const { queryClient } = await renderBuyPage();
       await waitForPage();
       setConnections(4);
       await waitFor(() => expect(total()).toBe('¥100.00'));
-      answer(userInfo({ expire_user: NOW + day(31), subscribe_type: 2, connections: 2 }));
-      await act(() => client.invalidateQueries());
+      answerBuy(userInfo({ expire_user: NOW + day(31), subscribe_type: 2, connections: 2 }));
+      await act(() => queryClient.invalidateQueries());
       await waitFor(() => expect(preview().getAttribute('data-effect')).toBe('upgrade'));
       expect(connectionsInput().value).toBe('4');
     });
@@ -308,7 +292,7 @@ describe('BuyPage', () => {
     });
 
     it('keeps the total and the one Buy button in a bar at the bottom of the screen', async () => {
-      answer(userInfo(), () => Promise.resolve(order({ checkout_url: '/pay/sandbox/phone' })));
+      answerBuy(userInfo(), ok(order({ checkout_url: '/pay/sandbox/phone' })));
       await renderBuyPage();
       await waitForPage();
       const bar = screen.getByTestId('buy-bar');
@@ -320,11 +304,9 @@ describe('BuyPage', () => {
       expect(buyButtons()).toHaveLength(1);
       fireEvent.click(within(bar).getByRole('button', { name: /Buy now/ }));
       await waitFor(() => expect(openPage).toHaveBeenCalledWith('/pay/sandbox/phone'));
-      expect(callApi).toHaveBeenCalledWith('/web/order/create', {
-        period: 'month',
-        connections: 3,
-        pay_method: 'alipay',
-      });
+      expect(await sentTo('/web/order/create')).toEqual([
+        { period: 'month', connections: 3, pay_method: 'alipay' },
+      ]);
     });
   });
 
@@ -341,7 +323,7 @@ describe('BuyPage', () => {
         expire_user: ENDS,
         connections: 2,
       });
-      answer(info, () => Promise.resolve(order({ checkout_url: '/pay/sandbox/app' })));
+      answerBuy(info, ok(order({ checkout_url: '/pay/sandbox/app' })));
       await renderBuyPage();
       const region = await screen.findByRole(
         'region',
@@ -362,11 +344,9 @@ describe('BuyPage', () => {
       expect(preview().textContent).toContain(`${formatDateTime(ENDS)} → ${formatDateTime(ENDS + day(31))}`);
       fireEvent.click(screen.getByRole('button', { name: /Buy now/ }));
       await waitFor(() => expect(openPage).toHaveBeenCalledWith('/pay/sandbox/app'));
-      expect(callApi).toHaveBeenCalledWith('/web/order/create', {
-        period: 'month',
-        connections: 2,
-        pay_method: 'alipay',
-      });
+      expect(await sentTo('/web/order/create')).toEqual([
+        { period: 'month', connections: 2, pay_method: 'alipay' },
+      ]);
     });
 
     it('shows auto-renew off with the date access ends, and no cancel instruction', async () => {

@@ -66,11 +66,11 @@ function PayMethodMark({ method }: { method: PayMethod }) {
 
 /** A payment method as the buyer knows it: its mark, then its name. */
 export function PayMethodName({ method }: { method: PayMethod }) {
-  const { t } = useTranslation('buy');
+  const { t } = useTranslation('common');
   return (
     <span className="pay-method-name">
       <PayMethodMark method={method} />
-      {t(`payment.methods.${method}.name`)}
+      {t(`payMethods.${method}`)}
     </span>
   );
 }

@@ -1,14 +1,15 @@
 import type { InviteConf } from '@skyway/shared/invitations';
 import type { PlanList } from '@skyway/shared/plans';
 import type { SiteConf } from '@skyway/shared/site';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
-import { Suspense } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import zhDownload from '../../../locales/zh/download.json';
 import twDownload from '../../../locales/tw/download.json';
 import { i18n } from '../../../lib/i18n.ts';
-import { clearSession, startSession } from '../../../lib/session.ts';
+import { clearSession } from '../../../lib/session.ts';
+import { answer, never, noReply, ok, requestsTo } from '../../../test/network.ts';
+import { renderWithProviders } from '../../../test/render.tsx';
+import { signIn } from '../../../test/user-info.ts';
 
 const conf: SiteConf = {
   site_name: 'Skyway Test',
@@ -22,6 +23,7 @@ const conf: SiteConf = {
 };
 
 vi.mock('../../../lib/site-conf.ts', () => ({ useSiteConf: () => ({ data: conf }) }));
+vi.mock('../../../lib/toast.ts', () => import('../../../test/fake-toast.ts'));
 
 const PLANS: PlanList = {
   currency: 'CNY',
@@ -35,18 +37,7 @@ const PLANS: PlanList = {
 };
 const TRIAL_OPEN: InviteConf = { open_trial: '1', trial_minute: 1440, invite_minute: 4320 };
 
-// The calls of the pricing section; the other tests leave them unanswered, so that the page they
-// look at does not change under them.
-const callApi = vi.fn();
-vi.mock('../../../lib/api-client.ts', async (importOriginal) => ({
-  ...(await importOriginal<Record<string, unknown>>()),
-  callApi: (...args: unknown[]) => callApi(...args) as unknown,
-}));
-
-function answerPricing(replies: Record<string, () => Promise<unknown>>) {
-  callApi.mockImplementation((path: string) => replies[path]?.() ?? new Promise(() => undefined));
-}
-
+const { showError } = await import('../../../test/fake-toast.ts');
 const { DownloadPage } = await import('./download-page.tsx');
 
 const MAC =
@@ -62,14 +53,7 @@ function useUserAgent(userAgent: string) {
 }
 
 async function renderPage() {
-  const router = createMemoryRouter([{ path: '/download', element: <DownloadPage /> }], {
-    initialEntries: ['/download'],
-  });
-  render(
-    <Suspense fallback={null}>
-      <RouterProvider router={router} />
-    </Suspense>,
-  );
+  await renderWithProviders([{ path: '/download', element: <DownloadPage /> }], { url: '/download' });
   await screen.findByRole('heading', { level: 1 });
 }
 
@@ -80,9 +64,11 @@ const cardNames = () =>
     .filter((name) => name !== undefined)
     .slice(0, 4);
 
+// The calls of the pricing section; the other tests leave them unanswered, so that the page they
+// look at does not change under them.
 beforeEach(() => {
-  callApi.mockReset();
-  callApi.mockReturnValue(new Promise(() => undefined));
+  answer('/web/plan/list', never);
+  answer('/web/invite/conf', never);
 });
 
 afterEach(() => {
@@ -147,14 +133,7 @@ describe('DownloadPage', () => {
 
   it('offers the console instead to a signed-in user', async () => {
     useUserAgent(LINUX);
-    startSession({
-      token: 'tok',
-      account: 'a@example.com',
-      expire_user: 0,
-      subscribe_type: 1,
-      invite_code: '',
-      connections: 1,
-    });
+    signIn();
     await renderPage();
     expect(screen.queryByRole('link', { name: 'Create a free account' })).toBeNull();
     const consoleLinks = screen.getAllByRole('link', { name: 'Go to console' });
@@ -167,10 +146,8 @@ describe('DownloadPage, prices before registering', () => {
 
   it('shows each plan’s price per connection, the trial’s length and the payment methods', async () => {
     useUserAgent(LINUX);
-    answerPricing({
-      '/web/plan/list': () => Promise.resolve(PLANS),
-      '/web/invite/conf': () => Promise.resolve(TRIAL_OPEN),
-    });
+    answer('/web/plan/list', ok(PLANS));
+    answer('/web/invite/conf', ok(TRIAL_OPEN));
     await renderPage();
     const section = (await pricingHeading()).closest('section') as HTMLElement;
 
@@ -194,16 +171,17 @@ describe('DownloadPage, prices before registering', () => {
       '/login?formType=regist',
     );
     // Public calls, through the api client (which signs them when the server asks for it).
-    expect(callApi).toHaveBeenCalledWith('/web/plan/list', {}, { silent: true });
-    expect(callApi).toHaveBeenCalledWith('/web/invite/conf', {}, { silent: true });
+    for (const path of ['/web/plan/list', '/web/invite/conf']) {
+      const [request] = requestsTo(path);
+      expect(await request?.body).toEqual({ t: expect.any(Number), l: 'us-en' });
+      expect(request?.headers.has('authorization')).toBe(false);
+    }
   });
 
   it('says nothing of a trial while the operator has closed it', async () => {
     useUserAgent(LINUX);
-    answerPricing({
-      '/web/plan/list': () => Promise.resolve(PLANS),
-      '/web/invite/conf': () => Promise.resolve({ ...TRIAL_OPEN, open_trial: '0' }),
-    });
+    answer('/web/plan/list', ok(PLANS));
+    answer('/web/invite/conf', ok({ ...TRIAL_OPEN, open_trial: '0' }));
     await renderPage();
     const section = (await pricingHeading()).closest('section') as HTMLElement;
     expect(within(section).getAllByText(/per connection/)).toHaveLength(3);
@@ -212,23 +190,20 @@ describe('DownloadPage, prices before registering', () => {
 
   it('still shows the prices when the trial’s config cannot be read', async () => {
     useUserAgent(LINUX);
-    answerPricing({
-      '/web/plan/list': () => Promise.resolve(PLANS),
-      '/web/invite/conf': () => Promise.reject(new Error('offline')),
-    });
+    answer('/web/plan/list', ok(PLANS));
+    answer('/web/invite/conf', noReply);
     await renderPage();
     const section = (await pricingHeading()).closest('section') as HTMLElement;
     expect(within(section).getByText('¥30.00')).toBeTruthy();
     expect(within(section).queryByText(/try it free/)).toBeNull();
+    expect(showError).not.toHaveBeenCalled();
   });
 
   it('leaves the section out, and the rest of the page as it is, when the plans cannot be loaded', async () => {
     useUserAgent(LINUX);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    answerPricing({
-      '/web/plan/list': () => Promise.reject(new Error('offline')),
-      '/web/invite/conf': () => Promise.resolve(TRIAL_OPEN),
-    });
+    answer('/web/plan/list', noReply);
+    answer('/web/invite/conf', ok(TRIAL_OPEN));
     await renderPage();
     await waitFor(() => expect(warn).toHaveBeenCalled());
     expect(document.querySelector('.pricing-placeholder')).toBeNull();
@@ -236,22 +211,14 @@ describe('DownloadPage, prices before registering', () => {
     expect(screen.queryByText(/¥/)).toBeNull();
     expect(screen.getByRole('heading', { level: 2, name: 'Get the app' })).toBeTruthy();
     expect(screen.getAllByRole('link', { name: 'Create a free account' })).toHaveLength(2);
+    expect(showError).not.toHaveBeenCalled();
   });
 
   it('offers the console to a signed-in user instead of registration', async () => {
     useUserAgent(LINUX);
-    startSession({
-      token: 'tok',
-      account: 'a@example.com',
-      expire_user: 0,
-      subscribe_type: 1,
-      invite_code: '',
-      connections: 1,
-    });
-    answerPricing({
-      '/web/plan/list': () => Promise.resolve(PLANS),
-      '/web/invite/conf': () => Promise.resolve(TRIAL_OPEN),
-    });
+    signIn();
+    answer('/web/plan/list', ok(PLANS));
+    answer('/web/invite/conf', ok(TRIAL_OPEN));
     await renderPage();
     const section = (await pricingHeading()).closest('section') as HTMLElement;
     expect(within(section).getByRole('link', { name: 'Go to console' }).getAttribute('href')).toBe('/buy');

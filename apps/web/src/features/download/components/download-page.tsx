@@ -1,4 +1,4 @@
-import type { Download, Platform } from '@skyway/shared/site';
+import { PLATFORMS, type Download, type Platform } from '@skyway/shared/site';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageMeta } from '../../../lib/page-meta.ts';
@@ -10,13 +10,11 @@ import { PlatformIcon } from './platform-icon.tsx';
 import { PricingSlot } from './pricing-slot.tsx';
 import './download-page.css';
 
-// Not imported from the shared package: its module builds zod schemas, which the public entry avoids.
-const PLATFORM_ORDER: readonly Platform[] = ['windows', 'macos', 'android', 'ios'];
 const FEATURES = ['speed', 'privacy', 'devices'] as const;
 
 /** The visitor's own platform first, the others in their usual order. */
 function orderPlatforms(own: Platform | null): Platform[] {
-  return own ? [own, ...PLATFORM_ORDER.filter((platform) => platform !== own)] : [...PLATFORM_ORDER];
+  return own ? [own, ...PLATFORMS.filter((platform) => platform !== own)] : [...PLATFORMS];
 }
 
 function DownloadIcon() {

@@ -32,7 +32,7 @@ function PlanTile({ plan }: { plan: Plan }) {
  * the payment methods accepted, and the next step.
  */
 export function PricingSection({ pricing, signedIn }: { pricing: Pricing; signedIn: boolean }) {
-  const { t } = useTranslation('download');
+  const { t } = useTranslation(['download', 'common']);
   const formatMinutes = useFormatMinutes();
   const titleId = useId();
   const methodsId = useId();
@@ -60,7 +60,7 @@ export function PricingSection({ pricing, signedIn }: { pricing: Pricing; signed
               <ul className="pay-chips" aria-labelledby={methodsId}>
                 {pricing.payMethods.map((method) => (
                   <li key={method} className={`pay-chip pay-chip--${method}`}>
-                    {t(`pricing.payMethods.${method}`)}
+                    {t(`common:payMethods.${method}`)}
                   </li>
                 ))}
               </ul>

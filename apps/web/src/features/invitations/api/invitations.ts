@@ -1,21 +1,16 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { InviteList, InvitedAccount, TimeGrant } from '@skyway/shared/invitations';
+import type { InviteList, TimeGrant } from '@skyway/shared/invitations';
 import { callApi } from '../../../lib/api-client.ts';
-
-/** Rows are `InvitedAccount`s; `account` is masked by the server, `complete_time` in unix seconds. */
-export type Invitation = InvitedAccount;
-export type InvitationList = InviteList;
-/** Reply of `/web/invite/withdraw`; the api client stores the new `expire_user` itself. */
-export type WithdrawResult = TimeGrant;
 
 export const INVITATIONS_QUERY_KEY = ['invitations'] as const;
 
-export function fetchInvitations(page: number, size: number): Promise<InvitationList> {
-  return callApi<InvitationList>('/web/invite/list', { page, size });
+export function fetchInvitations(page: number, size: number): Promise<InviteList> {
+  return callApi<InviteList>('/web/invite/list', { page, size });
 }
 
-export function withdrawRewards(): Promise<WithdrawResult> {
-  return callApi<WithdrawResult>('/web/invite/withdraw');
+/** The api client stores the new `expire_user` of the reply itself. */
+export function withdrawRewards(): Promise<TimeGrant> {
+  return callApi<TimeGrant>('/web/invite/withdraw');
 }
 
 /** One page of the list; the previous page stays on screen while the next one loads. */

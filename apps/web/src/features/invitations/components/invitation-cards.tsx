@@ -1,13 +1,13 @@
 import { Pagination, Spin, type PaginationProps } from 'antd';
 import { formatDateTime } from '@skyway/shared/dates';
+import type { InvitedAccount } from '@skyway/shared/invitations';
 import { useTranslation } from 'react-i18next';
 import { useFormatMinutes } from '../../../lib/durations.ts';
-import type { Invitation } from '../api/invitations.ts';
 import { ClaimStatusTag } from './claim-status-tag.tsx';
 import './invitations.css';
 
 interface Props {
-  rows: Invitation[];
+  rows: InvitedAccount[];
   loading: boolean;
   pagination: PaginationProps;
 }

@@ -1,23 +1,15 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatDateTime } from '@skyway/shared/dates';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startSession } from '../../../lib/session.ts';
+import { INVITE_CONF_QUERY_KEY } from '../../../lib/use-invite-conf.ts';
+import { answer, type Answer, noReply, ok, requestsTo, sentTo } from '../../../test/network.ts';
+import { renderWithProviders } from '../../../test/render.tsx';
+import { signIn } from '../../../test/user-info.ts';
 import { DESKTOP_WIDTH, PHONE_WIDTH, setViewportWidth } from '../../../test/viewport.ts';
 
-const callApi = vi.fn();
-vi.mock('../../../lib/api-client.ts', () => ({
-  callApi: (...args: unknown[]) => callApi(...args) as unknown,
-}));
-const showSuccess = vi.fn();
-const showError = vi.fn();
-vi.mock('../../../lib/toast.ts', () => ({
-  ERROR_SECONDS: 5,
-  MESSAGE_SECONDS: 1.5,
-  showSuccess: (...args: unknown[]) => showSuccess(...args) as unknown,
-  showError: (...args: unknown[]) => showError(...args) as unknown,
-}));
+vi.mock('../../../lib/toast.ts', () => import('../../../test/fake-toast.ts'));
 
+const { showError, showSuccess } = await import('../../../test/fake-toast.ts');
 const { InvitationsPage } = await import('./invitations-page.tsx');
 
 const ROWS = [
@@ -38,30 +30,20 @@ function listReply(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** The server: the list reply (or a function of the call), and the invitation config. */
-function answer(list: unknown, conf: unknown = CONF) {
-  callApi.mockImplementation((path: string) => {
-    if (path === '/web/invite/conf')
-      return conf instanceof Error ? Promise.reject(conf) : Promise.resolve(conf);
-    return Promise.resolve(typeof list === 'function' ? (list as (path: string) => unknown)(path) : list);
-  });
+/** The server: the list reply, the invitation config, and the withdrawal's reply. */
+function answerInvitations(list: Answer, conf: Answer = ok(CONF), withdraw: Answer = ok()) {
+  answer('/web/invite/list', list);
+  answer('/web/invite/conf', conf);
+  answer('/web/invite/withdraw', withdraw);
 }
 
 async function renderPage(firstRow = 'bo***@example.com') {
-  const client = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-  });
-  await act(async () => {
-    render(
-      <QueryClientProvider client={client}>
-        <InvitationsPage />
-      </QueryClientProvider>,
-    );
-  });
+  const rendered = await renderWithProviders(<InvitationsPage />);
   await screen.findByText(firstRow, {}, { timeout: 5000 });
+  return rendered;
 }
 
-const listCalls = () => callApi.mock.calls.filter(([path]) => path === '/web/invite/list');
+const listCalls = () => requestsTo('/web/invite/list');
 const originalClipboard = Object.getOwnPropertyDescriptor(navigator, 'clipboard');
 
 function setClipboard(value: unknown) {
@@ -69,31 +51,20 @@ function setClipboard(value: unknown) {
 }
 
 beforeEach(() => {
-  callApi.mockReset();
-  showSuccess.mockReset();
-  showError.mockReset();
-  startSession({
-    token: 'T',
-    account: 'me@example.com',
-    expire_user: 0,
-    subscribe_type: 1,
-    invite_code: 'STORED',
-    connections: 1,
-  });
+  signIn({ invite_code: 'STORED' });
 });
 
 afterEach(() => {
   setViewportWidth(DESKTOP_WIDTH);
   if (originalClipboard) Object.defineProperty(navigator, 'clipboard', originalClipboard);
   Reflect.deleteProperty(document, 'execCommand');
-  vi.restoreAllMocks();
 });
 
 describe('InvitationsPage', () => {
   it('shows the summary, the share link from the list reply and the rows with formatted times and durations', async () => {
-    answer(listReply());
+    answerInvitations(ok(listReply()));
     await renderPage();
-    expect(callApi).toHaveBeenCalledWith('/web/invite/list', { page: 1, size: 10 });
+    expect(await sentTo('/web/invite/list')).toContainEqual({ page: 1, size: 10 });
     expect(screen.getByText('Total referrals')).toBeTruthy();
     expect(screen.getByText('Unclaimed users')).toBeTruthy();
     expect(screen.getByText('Unclaimed trial time').closest('.ant-statistic')?.textContent).toBe(
@@ -115,20 +86,20 @@ describe('InvitationsPage', () => {
   });
 
   it('asks the server for the page the pagination moves to', async () => {
-    answer(listReply({ total: 25 }));
+    answerInvitations(ok(listReply({ total: 25 })));
     await renderPage();
     fireEvent.click(screen.getByTitle('2'));
-    await waitFor(() => expect(callApi).toHaveBeenCalledWith('/web/invite/list', { page: 2, size: 10 }));
+    await waitFor(async () => expect(await sentTo('/web/invite/list')).toContainEqual({ page: 2, size: 10 }));
   });
 
   it('falls back to the stored invite code while the reply has none', async () => {
-    answer(listReply({ invite_code: '' }));
+    answerInvitations(ok(listReply({ invite_code: '' })));
     await renderPage();
     expect(screen.getByLabelText<HTMLInputElement>('Share link').value).toContain('invite_code=STORED');
   });
 
   it('copies the link and says "Copy successful" for 1.5 s', async () => {
-    answer(listReply());
+    answerInvitations(ok(listReply()));
     const writeText = vi.fn().mockResolvedValue(undefined);
     setClipboard({ writeText });
     await renderPage();
@@ -141,7 +112,7 @@ describe('InvitationsPage', () => {
   });
 
   it('uses the hidden-textarea copy when the Clipboard API is missing', async () => {
-    answer(listReply());
+    answerInvitations(ok(listReply()));
     setClipboard(undefined);
     let copied = '';
     const execCommand = vi.fn((command: string) => {
@@ -158,7 +129,7 @@ describe('InvitationsPage', () => {
   });
 
   it('says "Copy failed" when neither way can copy', async () => {
-    answer(listReply());
+    answerInvitations(ok(listReply()));
     setClipboard({ writeText: vi.fn().mockRejectedValue(new Error('denied')) });
     Object.defineProperty(document, 'execCommand', { value: vi.fn(() => false), configurable: true });
     await renderPage();
@@ -168,29 +139,32 @@ describe('InvitationsPage', () => {
   });
 
   it('disables withdraw when nothing is unclaimed', async () => {
-    answer(listReply({ unclaimed_minutes: 0, unclaimed_users: 0 }));
+    answerInvitations(ok(listReply({ unclaimed_minutes: 0, unclaimed_users: 0 })));
     await renderPage();
     expect(screen.getByRole('button', { name: /Withdraw trial time/ }).hasAttribute('disabled')).toBe(true);
   });
 
   it('withdraws, reports the time added in days and hours and reloads the list', async () => {
-    answer((path: string) =>
-      path === '/web/invite/withdraw'
-        ? { trial_time: 2160, expire_user: 1_800_086_400 }
-        : listCalls().length > 1
-          ? listReply({
-              unclaimed_users: 0,
-              unclaimed_minutes: 0,
-              list: [{ ...ROWS[0], claimed: true }, ROWS[1]],
-            })
-          : listReply(),
+    answerInvitations(
+      () =>
+        ok(
+          listCalls().length > 1
+            ? listReply({
+                unclaimed_users: 0,
+                unclaimed_minutes: 0,
+                list: [{ ...ROWS[0], claimed: true }, ROWS[1]],
+              })
+            : listReply(),
+        ),
+      ok(CONF),
+      ok({ trial_time: 2160, expire_user: 1_800_086_400 }),
     );
     await renderPage();
     const button = screen.getByRole('button', { name: /Withdraw trial time/ });
     expect(button.hasAttribute('disabled')).toBe(false);
     fireEvent.click(button);
     await waitFor(() => expect(showSuccess).toHaveBeenCalledWith('1 day 12 hours added to your plan.', 1.5));
-    expect(callApi).toHaveBeenCalledWith('/web/invite/withdraw');
+    expect(await sentTo('/web/invite/withdraw')).toEqual([{}]);
     await waitFor(() => expect(listCalls()).toHaveLength(2));
     await waitFor(() =>
       expect(screen.getByRole('button', { name: /Withdraw trial time/ }).hasAttribute('disabled')).toBe(true),
@@ -199,27 +173,29 @@ describe('InvitationsPage', () => {
   });
 
   it('says what each invitation earns, from the invitation config', async () => {
-    answer(listReply(), { ...CONF, invite_minute: 2880 });
+    answerInvitations(ok(listReply()), ok({ ...CONF, invite_minute: 2880 }));
     await renderPage();
     await screen.findByText(
       'For every friend who registers through your link, you get 2 days of access.',
       {},
       { timeout: 5000 },
     );
-    expect(callApi).toHaveBeenCalledWith('/web/invite/conf', {}, { silent: true });
+    expect(await sentTo('/web/invite/conf')).toContainEqual({});
   });
 
   it('keeps the general hint when the config cannot be read', async () => {
-    answer(listReply(), new Error('down'));
-    await renderPage();
-    await waitFor(() => expect(callApi).toHaveBeenCalledWith('/web/invite/conf', {}, { silent: true }));
+    answerInvitations(ok(listReply()), noReply);
+    const { queryClient } = await renderPage();
+    await waitFor(() => expect(requestsTo('/web/invite/conf')).not.toHaveLength(0));
+    await waitFor(() => expect(queryClient.getQueryState(INVITE_CONF_QUERY_KEY)?.status).toBe('error'));
     expect(screen.getByText(/Friends who register through your link earn you free time/)).toBeTruthy();
     expect(screen.queryByText(/you get/)).toBeNull();
+    expect(showError).not.toHaveBeenCalled();
   });
 
   it('on a phone lists cards, claim status and duration first, without a sideways-scrolling table', async () => {
     setViewportWidth(PHONE_WIDTH);
-    answer(listReply());
+    answerInvitations(ok(listReply()));
     await renderPage();
     expect(screen.queryByRole('table')).toBeNull();
     const [first, second, ...rest] = within(
@@ -243,14 +219,14 @@ describe('InvitationsPage', () => {
 
   it('on a phone pages through the cards with the server', async () => {
     setViewportWidth(PHONE_WIDTH);
-    answer(listReply({ total: 25 }));
+    answerInvitations(ok(listReply({ total: 25 })));
     await renderPage();
     fireEvent.click(screen.getByTitle('2'));
-    await waitFor(() => expect(callApi).toHaveBeenCalledWith('/web/invite/list', { page: 2, size: 10 }));
+    await waitFor(async () => expect(await sentTo('/web/invite/list')).toContainEqual({ page: 2, size: 10 }));
   });
 
   it('with no invitations yet, says so and offers to copy the invite link', async () => {
-    answer(listReply({ total: 0, unclaimed_users: 0, unclaimed_minutes: 0, list: [] }));
+    answerInvitations(ok(listReply({ total: 0, unclaimed_users: 0, unclaimed_minutes: 0, list: [] })));
     const writeText = vi.fn().mockResolvedValue(undefined);
     setClipboard({ writeText });
     await renderPage('No invitations yet');

@@ -1,7 +1,7 @@
 import { CopyOutlined, WalletOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Empty, Input, Row, Space, Statistic, Table, type TableColumnsType } from 'antd';
 import { formatDateTime } from '@skyway/shared/dates';
-import { shareLink } from '@skyway/shared/invitations';
+import { type InvitedAccount, shareLink } from '@skyway/shared/invitations';
 import { useTranslation } from 'react-i18next';
 import { useFormatMinutes } from '../../../lib/durations.ts';
 import { useInviteConf } from '../../../lib/use-invite-conf.ts';
@@ -10,7 +10,7 @@ import { useSession } from '../../../lib/session.ts';
 import { ERROR_SECONDS, MESSAGE_SECONDS, showError, showSuccess } from '../../../lib/toast.ts';
 import { MOBILE_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
 import { useServerPagination } from '../../../lib/use-server-pagination.ts';
-import { useInvitations, useWithdrawRewards, type Invitation } from '../api/invitations.ts';
+import { useInvitations, useWithdrawRewards } from '../api/invitations.ts';
 import { copyText } from '../copy-text.ts';
 import { ClaimStatusTag } from './claim-status-tag.tsx';
 import { InvitationCards } from './invitation-cards.tsx';
@@ -49,7 +49,7 @@ export function InvitationsPage() {
     }
   }
 
-  const columns: TableColumnsType<Invitation> = [
+  const columns: TableColumnsType<InvitedAccount> = [
     { key: 'account', dataIndex: 'account', title: t('columns.account') },
     {
       key: 'complete_time',
@@ -104,7 +104,7 @@ export function InvitationsPage() {
     );
   } else {
     list = (
-      <Table<Invitation>
+      <Table<InvitedAccount>
         rowKey={(row) => `${row.account}-${row.complete_time}`}
         columns={columns}
         dataSource={data?.list ?? []}

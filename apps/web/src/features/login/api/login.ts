@@ -1,8 +1,9 @@
 import type { LoginRequest } from '@skyway/shared/accounts';
-import { sessionUserSchema, type SessionUser } from '@skyway/shared/user';
+import type { SessionUser } from '@skyway/shared/user';
 import { callApi } from '../../../lib/api-client.ts';
+import { sessionUserOf } from './session-user.ts';
 
 /** Signs in; resolves with the token and the user's fields. */
 export async function login(input: LoginRequest): Promise<SessionUser> {
-  return sessionUserSchema.parse(await callApi<unknown>('/web/login/login', { ...input }));
+  return sessionUserOf(await callApi<unknown>('/web/login/login', { ...input }));
 }

@@ -1,30 +1,14 @@
-import { Suspense } from 'react';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, useLocation, useRoutes } from 'react-router';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadAntdLocale } from '../../../lib/antd-locale.ts';
-import { ApiError } from '../../../lib/api-client.ts';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../../lib/storage-keys.ts';
+import { answer, answerLater, ok, refused, requestsTo, sentTo } from '../../../test/network.ts';
+import { type Rendered, renderWithProviders } from '../../../test/render.tsx';
 
-const request = vi.fn();
-const callApi = vi.fn();
-vi.mock('../../../lib/api-client.ts', async (importOriginal) => ({
-  ...(await importOriginal<Record<string, unknown>>()),
-  request: (...args: unknown[]) => request(...args) as unknown,
-  callApi: (...args: unknown[]) => callApi(...args) as unknown,
-}));
-const openPage = vi.fn();
-vi.mock('../../../lib/page.ts', () => ({ openPage: (path: string) => openPage(path), reloadPage: vi.fn() }));
-const showSuccess = vi.fn();
-vi.mock('../../../lib/toast.ts', () => ({
-  ERROR_SECONDS: 5,
-  MESSAGE_SECONDS: 1.5,
-  showSuccess: (text: string) => showSuccess(text),
-  showError: vi.fn(),
-}));
+vi.mock('../../../lib/page.ts', () => import('../../../test/fake-page.ts'));
+vi.mock('../../../lib/toast.ts', () => import('../../../test/fake-toast.ts'));
 
-vi.mock('../../../lib/site-conf.ts', () => ({ useSiteConf: () => ({ data: undefined }) }));
-
+const { openPage } = await import('../../../test/fake-page.ts');
+const { showSuccess } = await import('../../../test/fake-toast.ts');
 const { LoginPage } = await import('./login-page.tsx');
 
 const USER = {
@@ -35,32 +19,15 @@ const USER = {
   connections: 1,
 };
 
-function Location() {
-  const location = useLocation();
-  return <output data-testid="location">{location.pathname + location.search}</output>;
-}
+let page: Rendered;
 
-function Routes() {
-  return useRoutes([{ path: '/login', element: <LoginPage /> }]);
-}
-
-async function renderAt(path: string) {
-  // antd's locale suspends the first render (React's use()), so the render is awaited.
-  await act(async () => {
-    render(
-      <MemoryRouter initialEntries={[path]}>
-        <Suspense fallback="loading">
-          <Routes />
-        </Suspense>
-        <Location />
-      </MemoryRouter>,
-    );
-  });
+async function renderAt(url: string) {
+  page = await renderWithProviders([{ path: '/login', element: <LoginPage /> }], { url });
   await screen.findByRole('heading', { level: 1 });
 }
 
 const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
-const location = () => screen.getByTestId('location').textContent;
+const location = () => page.location();
 
 function type(label: string, value: string) {
   fireEvent.change(field(label), { target: { value } });
@@ -71,25 +38,34 @@ function typeAndLeave(label: string, value: string) {
   fireEvent.blur(field(label));
 }
 
+/** The sign-in form, filled in for a@example.com. */
+function fillSignIn(password: string) {
+  type('Email', 'a@example.com');
+  type('Password', password);
+}
+
+/** The registration form, filled in for new@example.com with a code and a confirmed password. */
+function fillRegistration(confirmation = 'long-enough') {
+  type('Email', 'new@example.com');
+  type('Verification code', '123456');
+  type('Password', 'long-enough');
+  type('Confirm password', confirmation);
+}
+
+/** The reset form, filled in for a@example.com with a code and a confirmed new password. */
+function fillReset() {
+  type('Email', 'a@example.com');
+  type('Verification code', '654321');
+  type('New password', 'long-enough');
+  type('Confirm new password', 'long-enough');
+}
+
 async function submit(name: string) {
   await act(async () => {
     fireEvent.click(screen.getByRole('button', { name }));
     await Promise.resolve();
   });
 }
-
-// antd and its locale chunk load once, slowly, before the first render of any test.
-beforeAll(async () => {
-  await import('antd');
-  await loadAntdLocale('en');
-}, 60_000);
-
-beforeEach(() => {
-  request.mockReset();
-  callApi.mockReset();
-  openPage.mockReset();
-  showSuccess.mockReset();
-});
 
 afterEach(() => {
   vi.useRealTimers();
@@ -124,31 +100,27 @@ describe('LoginPage, sign-in mode', () => {
     await submit('Log in');
     expect(await screen.findByText('Please enter email')).toBeTruthy();
     expect(await screen.findByText('Please enter password')).toBeTruthy();
-    expect(callApi).not.toHaveBeenCalled();
+    expect(requestsTo('/web/login/login')).toHaveLength(0);
   });
 
   it('signs in, stores token and user, and opens the console', async () => {
-    callApi.mockResolvedValue({ token: 'T1', ...USER });
+    answer('/web/login/login', ok({ token: 'T1', ...USER }));
     await renderAt('/login');
     type('Email', ' a@example.com ');
     type('Password', 'secret-pass');
     await submit('Log in');
     await waitFor(() => expect(openPage).toHaveBeenCalledWith('/buy'));
-    expect(callApi).toHaveBeenCalledWith('/web/login/login', {
-      email: 'a@example.com',
-      password: 'secret-pass',
-    });
+    expect(await sentTo('/web/login/login')).toEqual([{ email: 'a@example.com', password: 'secret-pass' }]);
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('T1');
     expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.user) ?? 'null')).toEqual(USER);
   });
 
   it('stays on the page, signed out, when the server refuses the credentials', async () => {
-    callApi.mockRejectedValue(new ApiError(400, 'Wrong email or password'));
+    answer('/web/login/login', refused(400, 'Wrong email or password'));
     await renderAt('/login');
-    type('Email', 'a@example.com');
-    type('Password', 'wrong-pass');
+    fillSignIn('wrong-pass');
     await submit('Log in');
-    await waitFor(() => expect(callApi).toHaveBeenCalled());
+    await waitFor(() => expect(requestsTo('/web/login/login')).toHaveLength(1));
     await waitFor(() =>
       expect(screen.getByRole('button', { name: 'Log in' }).className).not.toMatch(/loading/),
     );
@@ -195,17 +167,14 @@ describe('LoginPage, registration mode', () => {
 
   it('refuses a mismatched confirmation on submit', async () => {
     await renderAt('/login?formType=regist');
-    type('Email', 'new@example.com');
-    type('Verification code', '123456');
-    type('Password', 'long-enough');
-    type('Confirm password', 'different-one');
+    fillRegistration('different-one');
     await submit('Register');
     expect(await screen.findByText('The two passwords do not match')).toBeTruthy();
-    expect(callApi).not.toHaveBeenCalled();
+    expect(requestsTo('/web/login/register')).toHaveLength(0);
   });
 
   it('keeps the invite code of the link, shows it read-only across mode switches and sends it', async () => {
-    callApi.mockResolvedValue({ token: 'T2', ...USER });
+    answer('/web/login/register', ok({ token: 'T2', ...USER }));
     await renderAt('/login?formType=regist&invite_code=ABC123');
     expect(screen.getByText('ABC123')).toBeTruthy();
     expect(screen.queryByDisplayValue('ABC123')).toBeNull();
@@ -217,35 +186,24 @@ describe('LoginPage, registration mode', () => {
     expect(location()).toBe('/login?formType=regist');
     expect(screen.getByText('ABC123')).toBeTruthy();
 
-    type('Email', 'new@example.com');
-    type('Verification code', '123456');
-    type('Password', 'long-enough');
-    type('Confirm password', 'long-enough');
+    fillRegistration();
     await submit('Register');
     await waitFor(() => expect(openPage).toHaveBeenCalledWith('/buy'));
-    expect(callApi).toHaveBeenCalledWith('/web/login/register', {
-      email: 'new@example.com',
-      email_code: '123456',
-      password: 'long-enough',
-      invite_code: 'ABC123',
-    });
+    expect(await sentTo('/web/login/register')).toEqual([
+      { email: 'new@example.com', email_code: '123456', password: 'long-enough', invite_code: 'ABC123' },
+    ]);
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBe('T2');
   });
 
   it('sends no invite code when the link had none', async () => {
-    callApi.mockResolvedValue({ token: 'T3', ...USER });
+    answer('/web/login/register', ok({ token: 'T3', ...USER }));
     await renderAt('/login?formType=regist');
-    type('Email', 'new@example.com');
-    type('Verification code', '123456');
-    type('Password', 'long-enough');
-    type('Confirm password', 'long-enough');
+    fillRegistration();
     await submit('Register');
     await waitFor(() => expect(openPage).toHaveBeenCalledWith('/buy'));
-    expect(callApi).toHaveBeenCalledWith('/web/login/register', {
-      email: 'new@example.com',
-      email_code: '123456',
-      password: 'long-enough',
-    });
+    expect(await sentTo('/web/login/register')).toEqual([
+      { email: 'new@example.com', email_code: '123456', password: 'long-enough' },
+    ]);
   });
 });
 
@@ -278,24 +236,19 @@ describe('LoginPage, forgotten password', () => {
     type('Confirm new password', 'long-enougH');
     await submit('Reset password');
     expect(await screen.findByText('The two passwords do not match')).toBeTruthy();
-    expect(request).not.toHaveBeenCalled();
+    expect(requestsTo('/web/login/forget')).toHaveLength(0);
   });
 
   it('resets, shows the server message and returns to sign-in with the address filled in', async () => {
-    request.mockResolvedValue({ data: {}, msg: 'Password reset' });
+    answer('/web/login/forget', ok({}, 'Password reset'));
     await renderAt('/login?formType=forget');
-    type('Email', 'a@example.com');
-    type('Verification code', '654321');
-    type('New password', 'long-enough');
-    type('Confirm new password', 'long-enough');
+    fillReset();
     await submit('Reset password');
     await screen.findByRole('heading', { level: 1, name: 'Log in' });
-    expect(request).toHaveBeenCalledWith('/web/login/forget', {
-      email: 'a@example.com',
-      email_code: '654321',
-      password: 'long-enough',
-    });
-    expect(showSuccess).toHaveBeenCalledWith('Password reset');
+    expect(await sentTo('/web/login/forget')).toEqual([
+      { email: 'a@example.com', email_code: '654321', password: 'long-enough' },
+    ]);
+    expect(showSuccess).toHaveBeenCalledWith('Password reset', 1.5);
     expect((field('Email') as HTMLInputElement).value).toBe('a@example.com');
     expect((field('Password') as HTMLInputElement).value).toBe('');
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
@@ -321,12 +274,11 @@ describe('LoginPage, the get-code button (spec section 4)', () => {
     await waitFor(() =>
       expect(screen.getByRole('button', { name: 'Get code' }).hasAttribute('disabled')).toBe(false),
     );
-    expect(request).not.toHaveBeenCalled();
+    expect(requestsTo('/web/login/verify_email')).toHaveLength(0);
   });
 
   it('goes sending → 60 s countdown → idle, with the scene of the mode', async () => {
-    let answer: (reply: unknown) => void = () => undefined;
-    request.mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+    const code = answerLater('/web/login/verify_email');
     await renderAt('/login?formType=regist');
     vi.useFakeTimers();
     type('Email', 'new@example.com');
@@ -334,18 +286,17 @@ describe('LoginPage, the get-code button (spec section 4)', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Get code' }));
       await vi.advanceTimersByTimeAsync(0);
     });
-    expect(request).toHaveBeenCalledWith('/web/login/verify_email', {
-      email: 'new@example.com',
-      scene: 'register',
-    });
+    expect(await sentTo('/web/login/verify_email')).toEqual([
+      { email: 'new@example.com', scene: 'register' },
+    ]);
     expect(button().textContent).toBe('Sending…');
     expect(button().hasAttribute('disabled')).toBe(true);
 
     await act(async () => {
-      answer({ data: {}, msg: 'Code sent' });
+      code.send(ok({}, 'Code sent'));
       await vi.advanceTimersByTimeAsync(0);
     });
-    expect(showSuccess).toHaveBeenCalledWith('Code sent');
+    expect(showSuccess).toHaveBeenCalledWith('Code sent', 1.5);
     expect(button().textContent).toBe('60 s');
     expect(button().hasAttribute('disabled')).toBe(true);
 
@@ -360,7 +311,7 @@ describe('LoginPage, the get-code button (spec section 4)', () => {
   });
 
   it('goes back to idle at once when the call fails', async () => {
-    request.mockRejectedValue(new ApiError(429, 'Too many requests', { retry_after: 42 }));
+    answer('/web/login/verify_email', refused(429, 'Too many requests', { retry_after: 42 }));
     await renderAt('/login?formType=forget');
     vi.useFakeTimers();
     type('Email', 'a@example.com');
@@ -368,10 +319,7 @@ describe('LoginPage, the get-code button (spec section 4)', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Get code' }));
       await vi.advanceTimersByTimeAsync(0);
     });
-    expect(request).toHaveBeenCalledWith('/web/login/verify_email', {
-      email: 'a@example.com',
-      scene: 'forget',
-    });
+    expect(await sentTo('/web/login/verify_email')).toEqual([{ email: 'a@example.com', scene: 'forget' }]);
     expect(button().textContent).toBe('Get code');
     expect(button().hasAttribute('disabled')).toBe(false);
     expect(showSuccess).not.toHaveBeenCalled();
@@ -391,11 +339,10 @@ describe('LoginPage, failures next to the form as well as in the toast', () => {
   }
 
   it('shows a refused sign-in above the button until a field is edited', async () => {
-    callApi.mockRejectedValue(new ApiError(400, 'Wrong email or password'));
+    answer('/web/login/login', refused(400, 'Wrong email or password'));
     await renderAt('/login');
     expect(alert()).toBeNull();
-    type('Email', 'a@example.com');
-    type('Password', 'wrong-pass');
+    fillSignIn('wrong-pass');
     await submit('Log in');
     await findFailure('Wrong email or password', 'Log in');
 
@@ -404,46 +351,42 @@ describe('LoginPage, failures next to the form as well as in the toast', () => {
   });
 
   it('announces the same failure again on the next attempt', async () => {
-    callApi.mockRejectedValue(new ApiError(423, 'Too many attempts: the account is locked for 15 minutes'));
+    answer('/web/login/login', refused(423, 'Too many attempts: the account is locked for 15 minutes'));
     await renderAt('/login');
-    type('Email', 'a@example.com');
-    type('Password', 'wrong-pass');
+    fillSignIn('wrong-pass');
     await submit('Log in');
     const first = await findFailure('Too many attempts: the account is locked for 15 minutes', 'Log in');
     await submit('Log in');
-    await waitFor(() => expect(callApi).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(requestsTo('/web/login/login')).toHaveLength(2));
     const second = await findFailure('Too many attempts: the account is locked for 15 minutes', 'Log in');
     // A new element: a screen reader reads an alert out when it appears.
     expect(second).not.toBe(first);
   });
 
   it('shows a refused registration', async () => {
-    callApi.mockRejectedValue(new ApiError(400, 'The verification code is wrong or has expired'));
+    answer('/web/login/register', refused(400, 'The verification code is wrong or has expired'));
     await renderAt('/login?formType=regist');
-    type('Email', 'new@example.com');
-    type('Verification code', '123456');
-    type('Password', 'long-enough');
-    type('Confirm password', 'long-enough');
+    fillRegistration();
     await submit('Register');
     await findFailure('The verification code is wrong or has expired', 'Register');
     expect(openPage).not.toHaveBeenCalled();
   });
 
   it('shows a refused password reset, and stays in the reset form', async () => {
-    request.mockRejectedValue(new ApiError(400, 'The verification code is wrong or has expired'));
+    answer('/web/login/forget', refused(400, 'The verification code is wrong or has expired'));
     await renderAt('/login?formType=forget');
-    type('Email', 'a@example.com');
-    type('Verification code', '654321');
-    type('New password', 'long-enough');
-    type('Confirm new password', 'long-enough');
+    fillReset();
     await submit('Reset password');
     await findFailure('The verification code is wrong or has expired', 'Reset password');
     expect(screen.getByRole('heading', { level: 1, name: 'Reset password' })).toBeTruthy();
   });
 
   it('shows a refused code request, and clears it when a code is sent', async () => {
-    request.mockRejectedValueOnce(new ApiError(429, 'Too many requests: try again in 42 s'));
-    request.mockResolvedValueOnce({ data: {}, msg: 'Code sent' });
+    answer('/web/login/verify_email', () =>
+      requestsTo('/web/login/verify_email').length > 1
+        ? ok({}, 'Code sent')
+        : refused(429, 'Too many requests: try again in 42 s'),
+    );
     await renderAt('/login?formType=regist');
     type('Email', 'new@example.com');
     await act(async () => {
@@ -456,15 +399,14 @@ describe('LoginPage, failures next to the form as well as in the toast', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Get code' }));
       await Promise.resolve();
     });
-    await waitFor(() => expect(showSuccess).toHaveBeenCalledWith('Code sent'));
+    await waitFor(() => expect(showSuccess).toHaveBeenCalledWith('Code sent', 1.5));
     expect(alert()).toBeNull();
   });
 
   it('says something went wrong when the failure is not the server’s answer', async () => {
-    callApi.mockResolvedValue({ token: 'T1' });
+    answer('/web/login/login', ok({ token: 'T1' }));
     await renderAt('/login');
-    type('Email', 'a@example.com');
-    type('Password', 'secret-pass');
+    fillSignIn('secret-pass');
     await submit('Log in');
     await findFailure('Something went wrong. Please try again.', 'Log in');
     expect(openPage).not.toHaveBeenCalled();

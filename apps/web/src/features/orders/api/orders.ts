@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { NoFields } from '@skyway/shared/envelope';
 import type { OrderList } from '@skyway/shared/plans';
 import { callApi } from '../../../lib/api-client.ts';
 
@@ -10,8 +11,8 @@ export function fetchOrders(page: number, size: number): Promise<OrderList> {
 }
 
 /** Only an unpaid order can be cancelled; any other answers 409, which the api client shows. */
-export function cancelOrder(orderId: string): Promise<Record<string, never>> {
-  return callApi<Record<string, never>>('/web/order/cancel', { order_id: orderId });
+export function cancelOrder(orderId: string): Promise<NoFields> {
+  return callApi<NoFields>('/web/order/cancel', { order_id: orderId });
 }
 
 /** One page of the list; the previous page stays on screen while the next one loads. */

@@ -22,7 +22,7 @@ export interface OrderField {
 
 /** Each fact of an order with its label, written once for the table and for the phone's cards. */
 export function useOrderFields(): Record<OrderFieldKey, OrderField> {
-  const { t } = useTranslation('orders');
+  const { t } = useTranslation(['orders', 'common']);
   const time = (value: number) => (value ? formatDateTime(value) : t('none'));
   return {
     order_id: { label: t('columns.orderId'), render: (order) => order.order_id },
@@ -30,7 +30,7 @@ export function useOrderFields(): Record<OrderFieldKey, OrderField> {
     connections: { label: t('columns.connections'), render: (order) => order.connections },
     pay_method: {
       label: t('columns.payMethod'),
-      render: (order) => t(`payMethods.${order.pay_method}`),
+      render: (order) => t(`common:payMethods.${order.pay_method}`),
     },
     pay_time: { label: t('columns.payTime'), render: (order) => time(order.pay_time) },
     latest_pay_time: {

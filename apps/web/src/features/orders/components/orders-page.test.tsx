@@ -1,32 +1,16 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ConfigProvider } from 'antd';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatDateTime } from '@skyway/shared/dates';
 import type { Order } from '@skyway/shared/plans';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as ApiClient from '../../../lib/api-client.ts';
+import { answer, type Answer, ok, refused, requestsTo, sentTo } from '../../../test/network.ts';
+import { type Rendered, renderWithProviders } from '../../../test/render.tsx';
 import { DESKTOP_WIDTH, PHONE_WIDTH, setViewportWidth } from '../../../test/viewport.ts';
 
-const callApi = vi.fn();
-vi.mock('../../../lib/api-client.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof ApiClient>()),
-  callApi: (...args: unknown[]) => callApi(...args) as unknown,
-}));
-const openPage = vi.fn();
-vi.mock('../../../lib/page.ts', () => ({
-  openPage: (...args: unknown[]) => openPage(...args) as unknown,
-  reloadPage: vi.fn(),
-}));
-const showSuccess = vi.fn();
-vi.mock('../../../lib/toast.ts', () => ({
-  ERROR_SECONDS: 5,
-  MESSAGE_SECONDS: 1.5,
-  showSuccess: (...args: unknown[]) => showSuccess(...args) as unknown,
-  showError: vi.fn(),
-}));
+vi.mock('../../../lib/page.ts', () => import('../../../test/fake-page.ts'));
+vi.mock('../../../lib/toast.ts', () => import('../../../test/fake-toast.ts'));
 
-const { ApiError } = await import('../../../lib/api-client.ts');
+const { openPage } = await import('../../../test/fake-page.ts');
+const { showSuccess } = await import('../../../test/fake-toast.ts');
 const { OrdersPage } = await import('./orders-page.tsx');
 
 function order(fields: Partial<Order>): Order {
@@ -67,31 +51,25 @@ const EXPIRED = order({ order_id: 'SW-EXPIRED', months: 6, amount: 13800, status
 const CANCELLED = order({ order_id: 'SW-CANCELLED', status: 'cancelled' });
 const ROWS = [UNPAID, PAID, EXPIRED, CANCELLED];
 
-function Where() {
-  const location = useLocation();
-  return <output data-testid="where">{location.pathname}</output>;
+/** The server: the order list, and the reply to a cancel. */
+function answerOrders(list: Answer, cancel: Answer = ok()) {
+  answer('/web/order/list', list);
+  answer('/web/order/cancel', cancel);
 }
 
+const rowsReply = (total = 4) => ok({ total, list: ROWS });
+
 /** The orders page at /order, once `shown` is on screen. */
-async function renderPage(shown = 'SW-PAID') {
-  const client = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-  });
-  await act(async () => {
-    render(
-      <QueryClientProvider client={client}>
-        <ConfigProvider theme={{ token: { motion: false } }}>
-          <MemoryRouter initialEntries={['/order']}>
-            <Routes>
-              <Route path="/order" element={<OrdersPage />} />
-              <Route path="/buy" element={<Where />} />
-            </Routes>
-          </MemoryRouter>
-        </ConfigProvider>
-      </QueryClientProvider>,
-    );
-  });
+async function renderPage(shown = 'SW-PAID'): Promise<Rendered> {
+  const rendered = await renderWithProviders(
+    [
+      { path: '/order', element: <OrdersPage /> },
+      { path: '/buy', element: <p>buy page</p> },
+    ],
+    { url: '/order' },
+  );
   await screen.findByText(shown, {}, { timeout: 5000 });
+  return rendered;
 }
 
 function row(orderId: string) {
@@ -106,13 +84,7 @@ function card(orderId: string) {
   return element;
 }
 
-const listCalls = () => callApi.mock.calls.filter(([path]) => path === '/web/order/list');
-
-beforeEach(() => {
-  callApi.mockReset();
-  openPage.mockReset();
-  showSuccess.mockReset();
-});
+const listCalls = () => requestsTo('/web/order/list');
 
 afterEach(() => {
   setViewportWidth(DESKTOP_WIDTH);
@@ -120,9 +92,9 @@ afterEach(() => {
 
 describe('OrdersPage', () => {
   it("shows the spec's columns, with formatted times, yuan and status labels", async () => {
-    callApi.mockResolvedValue({ total: 4, list: ROWS });
+    answerOrders(rowsReply());
     await renderPage();
-    expect(callApi).toHaveBeenCalledWith('/web/order/list', { page: 1, size: 10 });
+    expect(await sentTo('/web/order/list')).toEqual([{ page: 1, size: 10 }]);
     const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent);
     expect(headers).toEqual([
       'Order ID',
@@ -161,49 +133,44 @@ describe('OrdersPage', () => {
   });
 
   it('pays an unpaid order at its checkout', async () => {
-    callApi.mockResolvedValue({ total: 4, list: ROWS });
+    answerOrders(rowsReply());
     await renderPage();
     fireEvent.click(within(row('SW-UNPAID')).getByRole('button', { name: 'Pay' }));
     expect(openPage).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_test_1');
   });
 
   it('cancels an unpaid order after confirmation, then reloads the list', async () => {
-    callApi.mockImplementation((path: string) => {
-      if (path === '/web/order/cancel') return Promise.resolve({});
-      const cancelled = listCalls().length > 1;
-      return Promise.resolve({
+    answerOrders(() =>
+      ok({
         total: 4,
-        list: cancelled
-          ? [{ ...UNPAID, status: 'cancelled', checkout_url: null }, PAID, EXPIRED, CANCELLED]
-          : ROWS,
-      });
-    });
+        list:
+          listCalls().length > 1
+            ? [{ ...UNPAID, status: 'cancelled', checkout_url: null }, PAID, EXPIRED, CANCELLED]
+            : ROWS,
+      }),
+    );
     await renderPage();
     fireEvent.click(within(row('SW-UNPAID')).getByRole('button', { name: 'Cancel' }));
     const confirm = await screen.findByRole('button', { name: 'Cancel order' });
     expect(screen.getByText('Cancel this order?')).toBeTruthy();
     fireEvent.click(confirm);
     await waitFor(() => expect(showSuccess).toHaveBeenCalledWith('Order cancelled', 1.5));
-    expect(callApi).toHaveBeenCalledWith('/web/order/cancel', { order_id: 'SW-UNPAID' });
+    expect(await sentTo('/web/order/cancel')).toEqual([{ order_id: 'SW-UNPAID' }]);
     await waitFor(() => expect(listCalls()).toHaveLength(2));
     await waitFor(() => expect(within(row('SW-UNPAID')).getByText('Cancelled')).toBeTruthy());
     expect(within(row('SW-UNPAID')).queryByRole('button')).toBeNull();
   });
 
   it('keeps the order when the confirmation is declined', async () => {
-    callApi.mockResolvedValue({ total: 4, list: ROWS });
+    answerOrders(rowsReply());
     await renderPage();
     fireEvent.click(within(row('SW-UNPAID')).getByRole('button', { name: 'Cancel' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Keep it' }));
-    expect(callApi).not.toHaveBeenCalledWith('/web/order/cancel', expect.anything());
+    expect(requestsTo('/web/order/cancel')).toHaveLength(0);
   });
 
   it('reloads the list when the server refuses the cancel (409: paid meanwhile)', async () => {
-    callApi.mockImplementation((path: string) =>
-      path === '/web/order/cancel'
-        ? Promise.reject(new ApiError(409, 'This order can no longer be cancelled'))
-        : Promise.resolve({ total: 4, list: ROWS }),
-    );
+    answerOrders(rowsReply(), refused(409, 'This order can no longer be cancelled'));
     await renderPage();
     fireEvent.click(within(row('SW-UNPAID')).getByRole('button', { name: 'Cancel' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel order' }));
@@ -212,10 +179,10 @@ describe('OrdersPage', () => {
   });
 
   it('asks the server for the page the pagination moves to', async () => {
-    callApi.mockResolvedValue({ total: 25, list: ROWS });
+    answerOrders(rowsReply(25));
     await renderPage();
     fireEvent.click(screen.getByTitle('2'));
-    await waitFor(() => expect(callApi).toHaveBeenCalledWith('/web/order/list', { page: 2, size: 10 }));
+    await waitFor(async () => expect(await sentTo('/web/order/list')).toContainEqual({ page: 2, size: 10 }));
   });
 
   describe('on a phone', () => {
@@ -224,7 +191,7 @@ describe('OrdersPage', () => {
     });
 
     it('stacks each order as a card, status and amount first, with no table to swipe', async () => {
-      callApi.mockResolvedValue({ total: 4, list: ROWS });
+      answerOrders(rowsReply());
       await renderPage();
       expect(screen.queryByRole('table')).toBeNull();
       const cards = within(screen.getByRole('list')).getAllByRole('listitem');
@@ -256,12 +223,12 @@ describe('OrdersPage', () => {
     ['phone', PHONE_WIDTH],
   ])('says there are no orders yet and leads to the plans (%s)', async (_, width) => {
     setViewportWidth(width);
-    callApi.mockResolvedValue({ total: 0, list: [] });
-    await renderPage('You have no orders yet.');
+    answerOrders(ok({ total: 0, list: [] }));
+    const { location } = await renderPage('You have no orders yet.');
     expect(screen.queryByRole('table')).toBeNull();
     const plans = screen.getByRole('link', { name: 'Buy a plan' });
     expect(plans.getAttribute('href')).toBe('/buy');
     fireEvent.click(plans);
-    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/buy'));
+    await waitFor(() => expect(location()).toBe('/buy'));
   });
 });

@@ -4,9 +4,6 @@ import type { UserInfo } from '@skyway/shared/user';
 import { ApiError, callApi } from '../../../lib/api-client.ts';
 import { USER_INFO_QUERY_KEY } from '../../../lib/user-info.ts';
 
-/** Reply of `/web/invite/claim`; the api client stores the new `expire_user` itself. */
-export type ClaimResult = TimeGrant;
-
 /** The server's 409 reason for a second claim (PRODUCT.md section 2). */
 const TRIAL_CLAIMED = 'trial_claimed';
 
@@ -17,9 +14,12 @@ export function isAlreadyClaimed(error: unknown): error is ApiError {
   return typeof data === 'object' && data !== null && 'reason' in data && data.reason === TRIAL_CLAIMED;
 }
 
-/** Spec section 8: its failure is only logged, so the api client shows nothing. */
-export function claimTrial(): Promise<ClaimResult> {
-  return callApi<ClaimResult>('/web/invite/claim', {}, { silent: true });
+/**
+ * Spec section 8: its failure is only logged, so the api client shows nothing. The api client stores
+ * the new `expire_user` of the reply itself.
+ */
+export function claimTrial(): Promise<TimeGrant> {
+  return callApi<TimeGrant>('/web/invite/claim', {}, { silent: true });
 }
 
 /**

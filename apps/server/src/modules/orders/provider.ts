@@ -24,7 +24,10 @@ export interface ProviderPayment {
   currency: string;
 }
 
-/** What the order calls need from a payment provider; payments themselves arrive through fulfilPayment. */
+/**
+ * What orders need from a payment provider: the port each provider (modules/payments) implements.
+ * Payments themselves arrive through fulfilPayment (fulfilment.ts).
+ */
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
   /** The methods a buyer may choose (`/web/plan/list`), in PAY_METHODS order; the checkout offers the chosen one only. */

@@ -1,0 +1,24 @@
+import { integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { orders } from './orders.ts';
+
+/**
+ * Every payment a provider reported, once per provider transaction id (the unique index is what makes
+ * a repeated delivery credit nothing). `outcome` says what it did: `credited`, or why it did not
+ * (`amount_mismatch`, `already_paid`: money the operator must refund or reconcile by hand).
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    provider: text('provider').notNull(),
+    providerPaymentId: text('provider_payment_id').notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    outcome: text('outcome').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('payments_provider_payment_key').on(table.provider, table.providerPaymentId)],
+);

@@ -1,0 +1,83 @@
+import { toUnixSeconds } from '@skyway/shared/dates';
+import { DAY_SECONDS, type Entitlement } from '@skyway/shared/plans';
+import type { SubscribeType } from '@skyway/shared/user';
+import type { Database } from '../../db/client.ts';
+import type { UserRow } from '../../db/schema/index.ts';
+import { type AccessChange, lockUserRow, writeAccess } from './repository.ts';
+import {
+  type AccessReason,
+  addPaidTime,
+  addTime,
+  entitlementOf,
+  subscribeTypeAfterPurchase,
+} from './rules.ts';
+
+/*
+ * The lock order of every transaction that changes an account's access or its money, so that two of
+ * them never wait on each other:
+ *
+ *   1. the account's `users` row (taken here, first, by inAccountTransaction);
+ *   2. its orders (order creation, fulfilment);
+ *   3. its App Store subscription, then that subscription's transactions.
+ *
+ * Rows of other tables a transaction writes under unique keys (payment events, payments, trial
+ * claims, rewards) come after the account's row.
+ */
+
+/** An account whose row this transaction holds locked: the one way to change its access. */
+export class LockedAccount {
+  constructor(
+    /** The transaction: the caller's further writes (orders, claims) go through it. */
+    readonly tx: Database,
+    /** The row as locked, before any change made through this object. */
+    readonly user: UserRow,
+    readonly now: Date,
+  ) {}
+
+  get nowSeconds(): number {
+    return toUnixSeconds(this.now);
+  }
+
+  /** Access now, a due downgrade applied. */
+  get entitlement(): Entitlement {
+    return entitlementOf(this.user, this.now);
+  }
+
+  /** Writes the new access with its ledger row; returns the new expiry. */
+  change(change: AccessChange): Promise<Date | null> {
+    return writeAccess(this.tx, this.user, change, this.now);
+  }
+
+  /** Time added at the current size from max(now, expiry): the trial, invitation rewards. */
+  addTime(reason: AccessReason, seconds: number): Promise<Date | null> {
+    return this.change({ reason, after: addTime(this.entitlement, seconds, this.nowSeconds) });
+  }
+
+  /** A paid order's time and connections, by the purchase rules. */
+  purchase(order: { id: string; days: number; connections: number }): Promise<Date | null> {
+    return this.change({
+      reason: 'purchase',
+      ref: order.id,
+      after: addPaidTime(
+        this.entitlement,
+        { seconds: order.days * DAY_SECONDS, connections: order.connections },
+        this.nowSeconds,
+      ),
+      subscribeType: subscribeTypeAfterPurchase(this.user.subscribeType as SubscribeType),
+    });
+  }
+}
+
+/**
+ * The one entry point for changing an account's access, or anything else that must wait for it (an
+ * order, a registration through its invite link): a transaction whose first lock is the account's
+ * row, handed to `work` as a LockedAccount.
+ */
+export function inAccountTransaction<T>(
+  db: Database,
+  userId: string,
+  now: Date,
+  work: (account: LockedAccount) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => work(new LockedAccount(tx, await lockUserRow(tx, userId), now)));
+}

@@ -1,0 +1,97 @@
+import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { fromUnixSeconds, toUnixSeconds } from '@skyway/shared/dates';
+import type { Entitlement } from '@skyway/shared/plans';
+import type { SubscribeType } from '@skyway/shared/user';
+import type { Database } from '../../db/client.ts';
+import { expiryLedger, type UserRow, users } from '../../db/schema/index.ts';
+import { type AccessReason, entitlementOf, sameEntitlement } from './rules.ts';
+
+/**
+ * The only writer of the access columns of `users` (expiry, connections, pending downgrade,
+ * auto-renew, subscription type) and of `expiry_ledger`. A test keeps every other file away from them.
+ */
+
+/** The user's row, locked until the transaction ends. Only the entry point (access.ts) calls it. */
+export async function lockUserRow(db: Database, userId: string): Promise<UserRow> {
+  const [row] = await db.select().from(users).where(eq(users.id, userId)).for('update');
+  if (!row) throw new Error(`no user ${userId}`);
+  return row;
+}
+
+export interface AccessChange {
+  reason: AccessReason;
+  /** What caused it, when it has a record of its own (an order id, an App Store transaction id). */
+  ref?: string;
+  after: Entitlement;
+  subscribeType?: SubscribeType;
+  /** Whether a store subscription renews by itself (App Store renewal status). */
+  autoRenew?: boolean;
+}
+
+/**
+ * Writes an account's new access, with a ledger row saying why and by how much whenever its time or
+ * connections change (a due downgrade written down on the way is not a change: it was in force). A change of the renewal status alone has no row: the App Store notification
+ * that made it is in payment_events. Runs in the transaction that holds the user's row lock.
+ */
+export async function writeAccess(
+  db: Database,
+  user: UserRow,
+  change: AccessChange,
+  now: Date,
+): Promise<Date | null> {
+  const { after } = change;
+  const expireAt = fromUnixSeconds(after.expireAt);
+  await db
+    .update(users)
+    .set({
+      expireAt,
+      connections: after.connections,
+      pendingConnections: after.pendingConnections,
+      pendingFrom: fromUnixSeconds(after.pendingFrom),
+      ...(change.subscribeType ? { subscribeType: change.subscribeType } : {}),
+      ...(change.autoRenew === undefined ? {} : { autoRenew: change.autoRenew }),
+    })
+    .where(eq(users.id, user.id));
+  if (!sameEntitlement(after, entitlementOf(user, now))) {
+    await db.insert(expiryLedger).values({
+      userId: user.id,
+      reason: change.reason,
+      ref: change.ref,
+      seconds: after.expireAt - Math.max(toUnixSeconds(now), toUnixSeconds(user.expireAt)),
+      connections: after.connections,
+      fromExpireAt: user.expireAt,
+      toExpireAt: expireAt ?? now,
+      createdAt: now,
+    });
+  }
+  return expireAt;
+}
+
+/**
+ * Accounts whose bought downgrade is due take its connections, each with a ledger row. Safe on
+ * several instances: a row another instance has just settled no longer matches, so each downgrade
+ * is written and recorded once. The calls already read a due downgrade as applied; this writes it.
+ */
+export async function applyDueDowngrades(db: Database, now: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const settled = await tx
+      .update(users)
+      .set({ connections: sql`${users.pendingConnections}`, pendingConnections: null, pendingFrom: null })
+      .where(and(isNotNull(users.pendingConnections), lte(users.pendingFrom, now)))
+      .returning({ id: users.id, expireAt: users.expireAt, connections: users.connections });
+    if (settled.length > 0) {
+      await tx.insert(expiryLedger).values(
+        settled.map((row) => ({
+          userId: row.id,
+          reason: 'downgrade' satisfies AccessReason,
+          seconds: 0,
+          connections: row.connections,
+          fromExpireAt: row.expireAt,
+          toExpireAt: row.expireAt ?? now,
+          createdAt: now,
+        })),
+      );
+    }
+    return settled.length;
+  });
+}

@@ -1,0 +1,37 @@
+import type { Order, PlanList } from '@skyway/shared/plans';
+import { type Rendered, renderWithProviders } from '../../../test/render.tsx';
+import { BuyPage } from '../components/buy-page.tsx';
+
+export const PLAN_LIST: PlanList = {
+  currency: 'CNY',
+  max_connections: 10,
+  plans: [
+    { period: 'month', months: 1, days: 31, unit_price: 2500 },
+    { period: 'half_year', months: 6, days: 183, unit_price: 13800 },
+    { period: 'year', months: 12, days: 366, unit_price: 25800 },
+  ],
+  pay_methods: ['alipay', 'wechat_pay', 'card'],
+};
+
+export function order(fields: Partial<Order> = {}): Order {
+  return {
+    order_id: 'O1',
+    period: 'month',
+    months: 1,
+    connections: 2,
+    amount: 5000,
+    currency: 'CNY',
+    pay_method: 'card',
+    status: 'unpaid',
+    create_time: 1_800_000_000,
+    pay_time: 0,
+    latest_pay_time: 1_800_001_800,
+    checkout_url: '/pay/sandbox/tok?l=us-en',
+    ...fields,
+  };
+}
+
+/** The buy page at `url`. */
+export function renderBuyPage(url = '/buy'): Promise<Rendered> {
+  return renderWithProviders([{ path: '/buy', element: <BuyPage /> }], { url });
+}

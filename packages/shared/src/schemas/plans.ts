@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { CURRENCY, ORDER_STATUSES, PAY_METHODS, PERIOD_NAMES } from '../plans.ts';
+import { pageRequest } from './paging.ts';
+
+/** One plan of `/web/plan/list`: `unit_price` in fen per simultaneous connection. */
+export const planSchema = z.object({
+  period: z.enum(PERIOD_NAMES),
+  months: z.number().int(),
+  days: z.number().int(),
+  unit_price: z.number().int(),
+});
+
+/** Reply of `/web/plan/list`: `pay_methods` are those the operator enabled, in PAY_METHODS order. */
+export const planListSchema = z.object({
+  currency: z.literal(CURRENCY),
+  max_connections: z.number().int(),
+  plans: z.array(planSchema),
+  pay_methods: z.array(z.enum(PAY_METHODS)),
+});
+
+const orderId = z.string().trim().min(1).max(64);
+
+export const orderCreateRequest = z.object({
+  period: z.enum(PERIOD_NAMES),
+  connections: z.coerce.number().int().min(1).max(1000),
+  pay_method: z.enum(PAY_METHODS).default('card'),
+});
+
+export const orderListRequest = pageRequest;
+
+export const orderIdRequest = z.object({ order_id: orderId });
+
+/** One order as every order call presents it; times in unix seconds, 0 = not yet. */
+export const orderSchema = z.object({
+  order_id: z.string(),
+  period: z.enum(PERIOD_NAMES),
+  months: z.number().int(),
+  connections: z.number().int(),
+  amount: z.number().int(),
+  currency: z.literal(CURRENCY),
+  /** The method the buyer chose; a paid order was paid with it (its checkout offers no other). */
+  pay_method: z.enum(PAY_METHODS),
+  status: z.enum(ORDER_STATUSES),
+  create_time: z.number().int(),
+  pay_time: z.number().int(),
+  latest_pay_time: z.number().int(),
+  /** Where to pay: set only while the order can still be paid. */
+  checkout_url: z.string().nullable(),
+});
+
+/** Reply of `/web/order/create`. */
+export const createdOrderSchema = z.object({
+  order_id: z.string(),
+  amount: z.number().int(),
+  latest_pay_time: z.number().int(),
+  checkout_url: z.string(),
+});
+
+/** Reply of `/web/order/list`. */
+export const orderListSchema = z.object({
+  total: z.number().int(),
+  list: z.array(orderSchema),
+});
