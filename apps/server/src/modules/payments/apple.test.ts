@@ -12,6 +12,7 @@ import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/client.ts';
 import { appStoreTransactions, expiryLedger, paymentEvents, users } from '../../db/schema/index.ts';
 import { makeTestChain, signJws, type TestChain, unsignedJws } from '../../testing/apple-chain.ts';
+import { signerOf, StoreSubscription, storeNotification } from '../../testing/apple-notifications.ts';
 import { signedInUser, startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { createServerDatabase, testDatabaseKind } from '../../testing/test-database.ts';
 import { fulfilPayment } from '../orders/fulfilment.ts';
@@ -46,7 +47,7 @@ interface Info {
 }
 
 let chain: TestChain;
-let signer: { x5c: string[]; key: TestChain['leafKey'] };
+let signer: ReturnType<typeof signerOf>;
 
 function appleEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -59,85 +60,22 @@ function appleEnv(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-/** One App Store subscription of one account, as Apple would describe it. */
-class Subscription {
-  readonly originalId = `2000${Math.floor(Math.random() * 1e12)}`;
-  private count = 0;
+/** A subscription of the account with this appAccountToken, in this app. */
+const subscriptionOf = (token: string) => new StoreSubscription(BUNDLE_ID, token);
 
-  constructor(readonly token: string) {}
-
-  /** A transaction of this subscription; times in unix seconds. */
-  transaction(productId: string, purchased: number, expires: number, extra: object = {}) {
-    this.count += 1;
-    return {
-      transactionId: this.count === 1 ? this.originalId : `${this.originalId}-${this.count}`,
-      originalTransactionId: this.originalId,
-      webOrderLineItemId: `${this.originalId}${this.count}`,
-      bundleId: BUNDLE_ID,
-      productId,
-      subscriptionGroupIdentifier: '21000001',
-      purchaseDate: purchased * 1000,
-      originalPurchaseDate: purchased * 1000,
-      expiresDate: expires * 1000,
-      quantity: 1,
-      type: 'Auto-Renewable Subscription',
-      appAccountToken: this.token,
-      inAppOwnershipType: 'PURCHASED',
-      signedDate: Date.now(),
-      environment: 'Sandbox',
-      transactionReason: 'PURCHASE',
-      storefront: 'CHN',
-      currency: 'CNY',
-      price: 25_000,
-      ...extra,
-    };
-  }
-
-  renewal(productId: string, extra: object = {}) {
-    return {
-      originalTransactionId: this.originalId,
-      productId,
-      autoRenewProductId: productId,
-      autoRenewStatus: 1,
-      signedDate: Date.now(),
-      environment: 'Sandbox',
-      recentSubscriptionStartDate: Date.now(),
-      appAccountToken: this.token,
-      ...extra,
-    };
-  }
-}
-
-function notification(
+const notification = (
   type: string,
   subtype: string | undefined,
   parts: { transaction?: object; renewal?: object },
   data: object = {},
-) {
-  return {
-    notificationType: type,
-    ...(subtype ? { subtype } : {}),
-    notificationUUID: randomUUID(),
-    version: '2.0',
-    signedDate: Date.now(),
-    data: {
-      bundleId: BUNDLE_ID,
-      bundleVersion: '1.0',
-      environment: 'Sandbox',
-      status: 1,
-      ...(parts.transaction ? { signedTransactionInfo: signJws(parts.transaction, signer) } : {}),
-      ...(parts.renewal ? { signedRenewalInfo: signJws(parts.renewal, signer) } : {}),
-      ...data,
-    },
-  };
-}
+) => storeNotification(signer, { bundleId: BUNDLE_ID }, type, subtype, parts, data);
 
 describe('App Store notifications', () => {
   let t: TestApp;
 
   beforeAll(async () => {
     chain = makeTestChain();
-    signer = { x5c: chain.x5c, key: chain.leafKey };
+    signer = signerOf(chain);
     t = await startTestApp(appleEnv());
   });
   afterAll(async () => {
@@ -172,7 +110,7 @@ describe('App Store notifications', () => {
     const { user, token } = await signedInUser(t.database);
     const before = await info(token);
     expect(before.app_account_token).toBe(user.id);
-    return { user, token, sub: new Subscription(before.app_account_token) };
+    return { user, token, sub: subscriptionOf(before.app_account_token) };
   }
 
   const ledgerOf = (userId: string) =>
@@ -679,7 +617,7 @@ describe('App Store notifications', () => {
   });
 
   it('acknowledges a notification for no known account without changing anything', async () => {
-    const stranger = new Subscription(randomUUID());
+    const stranger = subscriptionOf(randomUUID());
     const now = nowSeconds();
     const events = await appleEvents();
     await send(
@@ -995,7 +933,7 @@ describe('App Store notifications', () => {
         const user = await createUser(setup.db, { email: 'history@example.com' });
         await setup.close();
 
-        const sub = new Subscription(user.id);
+        const sub = subscriptionOf(user.id);
         const now = nowSeconds();
         pages = [
           [
@@ -1108,7 +1046,7 @@ describe('App Store notifications', () => {
 describe('App Store verification', () => {
   beforeAll(() => {
     chain = makeTestChain();
-    signer = { x5c: chain.x5c, key: chain.leafKey };
+    signer = signerOf(chain);
   });
   afterAll(() => chain.remove());
 
