@@ -11,5 +11,8 @@ export default defineConfig({
     // Every test starts with its mocks' calls forgotten and its spies removed.
     clearMocks: true,
     restoreMocks: true,
+    // A page test renders antd and goes through the real client and a mocked network: about 1–2 s
+    // alone, and several times that while the other suites run beside it on a 2-core machine.
+    testTimeout: 20_000,
   },
 });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from './jobs/inactive-accounts.ts';
-import { findJobRun } from './jobs/job-runs-repository.ts';
+import { lastFinishedJobs } from './jobs/job-runs-repository.ts';
 import { ORDERS_JOB, runOrdersJob } from './jobs/orders.ts';
 import { type ScheduleOptions, scheduleJob } from './jobs/scheduler.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
@@ -120,7 +120,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onClose', async () => {
     // Not for ever: a message whose delivery is cut short stays leased, and any instance's mail job
     // sends it once the lease runs out.
-    await Promise.race([mailer.idle(), delay(config.shutdownTimeoutMs / 2, undefined, { ref: false })]);
+    await Promise.race([mailer.close(), delay(config.shutdownTimeoutMs / 2, undefined, { ref: false })]);
     redis?.disconnect();
     if (!options.database) {
       await database.close();
@@ -144,14 +144,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.get('/healthz', { schema: { response: healthReplies } }, async (request, reply) => {
     const others = { redis: counters.state(), mail: mailer.state() };
     try {
-      await database.ping();
+      // One query, which is also the probe of the database.
+      const finished = await lastFinishedJobs(db, [INACTIVE_ACCOUNTS_JOB, ORDERS_JOB]);
       const jobs = Object.fromEntries(
-        await Promise.all(
-          [INACTIVE_ACCOUNTS_JOB, ORDERS_JOB].map(async (name) => [
-            name,
-            (await findJobRun(db, name))?.lastFinishedAt?.toISOString() ?? null,
-          ]),
-        ),
+        Object.entries(finished).map(([name, at]) => [name, at?.toISOString() ?? null]),
       );
       // A degraded dependency leaves the instance serving (limits per instance, mail queued), so a
       // load balancer keeps it: only the database decides between 200 and 503.

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -19,8 +18,6 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   /** Brings the schema up to date with the migrations. */
   migrate(): Promise<void>;
-  /** Runs `select 1`; throws when the database cannot answer. */
-  ping(): Promise<void>;
   /** The pool's connections now (PostgreSQL only): for the operator's metrics. */
   poolStats(): PoolStats | undefined;
   close(): Promise<void>;
@@ -52,7 +49,7 @@ function handle(
   kind: DatabaseHandle['kind'],
   parts: Pick<DatabaseHandle, 'migrate' | 'close' | 'poolStats'>,
 ) {
-  return { db, kind, ...parts, ping: async () => void (await db.execute(sql`select 1`)) };
+  return { db, kind, ...parts };
 }
 
 /**

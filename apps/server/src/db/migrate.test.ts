@@ -1,8 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createServerDatabase, openTestDatabase, testDatabaseKind } from '../testing/test-database.ts';
 import { openDatabase } from './client.ts';
 import { migrateServer } from './migrate.ts';
+
+const journal = JSON.parse(
+  readFileSync(new URL('./migrations/meta/_journal.json', import.meta.url), 'utf8'),
+) as { entries: unknown[] };
 
 // Both drivers answer a raw query with { rows }.
 const rowsOf = async <T>(result: Promise<unknown>) => ((await result) as { rows: T[] }).rows;
@@ -46,7 +51,8 @@ describe('migrations', () => {
         const applied = await rowsOf<{ count: string }>(
           handle.db.execute(sql`select count(*)::text as count from drizzle.__drizzle_migrations`),
         );
-        expect(applied[0]?.count).toBe('6');
+        // Each migration once, however many instances ran them.
+        expect(applied[0]?.count).toBe(String(journal.entries.length));
         await handle.close();
       } finally {
         await created.drop();

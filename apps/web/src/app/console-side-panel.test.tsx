@@ -54,12 +54,12 @@ async function renderConsole(path = '/invite') {
     ],
     { url: path },
   );
-  return screen.findByRole('region', { name: 'Subscription' }, { timeout: 5000 });
+  return screen.findByRole('region', { name: 'Subscription' });
 }
 
 const claimButton = (scope: HTMLElement) => within(scope).queryByRole('button', { name: /Claim free trial/ });
 const findClaimButton = (scope: HTMLElement) =>
-  within(scope).findByRole('button', { name: /Claim free trial/ }, { timeout: 5000 });
+  within(scope).findByRole('button', { name: /Claim free trial/ });
 const plansLink = (scope: HTMLElement) => within(scope).queryByRole('link', { name: /See plans/ });
 
 async function openUserInfo() {
@@ -74,7 +74,7 @@ beforeEach(() => {
 });
 
 // The whole console renders in each test: give them room on a busy machine.
-describe("the side panel's trial and next step", { timeout: 20_000 }, () => {
+describe("the side panel's trial and next step", () => {
   it('offers the trial under "No active plan"; a claim turns it into "Claimed" with its end', async () => {
     const end = serveUnclaimedTrial((expiry) => ok({ trial_time: 1440, expire_user: expiry }));
     const status = await renderConsole();
@@ -83,7 +83,7 @@ describe("the side panel's trial and next step", { timeout: 20_000 }, () => {
     expect(plansLink(status)).toBeNull();
 
     fireEvent.click(button);
-    const dialog = await screen.findByRole('dialog', { name: 'Free trial' }, { timeout: 5000 });
+    const dialog = await screen.findByRole('dialog', { name: 'Free trial' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Claim now' }));
     await screen.findByText('buy page');
     expect(showSuccess).toHaveBeenCalledWith('Free trial claimed: 1 day added.', 1.5);
@@ -100,7 +100,7 @@ describe("the side panel's trial and next step", { timeout: 20_000 }, () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const status = await renderConsole();
     fireEvent.click(await findClaimButton(status));
-    fireEvent.click(await screen.findByRole('button', { name: 'Claim now' }, { timeout: 5000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Claim now' }));
     await waitFor(() => expect(status.textContent).toContain(`Trial ends ${formatDateTime(end)}`));
     expect(claimButton(status)).toBeNull();
   });
@@ -117,7 +117,7 @@ describe("the side panel's trial and next step", { timeout: 20_000 }, () => {
   it('closed by the operator: no button but the reason, and the plans as the next step', async () => {
     serve({ info: ok(userInfo()), conf: ok(CLOSED) });
     const status = await renderConsole();
-    await within(status).findByText('The free trial is not available right now', {}, { timeout: 5000 });
+    await within(status).findByText('The free trial is not available right now');
     expect(claimButton(status)).toBeNull();
     fireEvent.click(within(status).getByRole('link', { name: /See plans/ }));
     await screen.findByText('buy page');
@@ -128,7 +128,7 @@ describe("the side panel's trial and next step", { timeout: 20_000 }, () => {
   it('offers no trial when its config cannot be read, but the plans', async () => {
     serve({ info: ok(userInfo()), conf: noReply });
     const status = await renderConsole();
-    await within(status).findByRole('link', { name: /See plans/ }, { timeout: 5000 });
+    await within(status).findByRole('link', { name: /See plans/ });
     expect(claimButton(status)).toBeNull();
     expect(within(status).queryByRole('status')).toBeNull();
     expect(showError).not.toHaveBeenCalled();
@@ -138,9 +138,7 @@ describe("the side panel's trial and next step", { timeout: 20_000 }, () => {
     const end = now() - DAY;
     serve({ info: ok(userInfo({ expire_user: end, trial_end: end })), conf: ok(OPEN) });
     const status = await renderConsole();
-    await waitFor(() => expect(status.textContent).toContain(`Trial ended ${formatDateTime(end)}`), {
-      timeout: 5000,
-    });
+    await waitFor(() => expect(status.textContent).toContain(`Trial ended ${formatDateTime(end)}`));
     expect(status.textContent).toContain('Claimed');
     expect(claimButton(status)).toBeNull();
     expect(plansLink(status)).toBeTruthy();
@@ -151,16 +149,14 @@ describe("the side panel's trial and next step", { timeout: 20_000 }, () => {
     signIn({ expire_user: end });
     serve({ info: ok(userInfo({ expire_user: end, trial_end: end })), conf: ok(CLOSED) });
     const status = await renderConsole();
-    await waitFor(() => expect(status.textContent).toContain(`Trial ends ${formatDateTime(end)}`), {
-      timeout: 5000,
-    });
+    await waitFor(() => expect(status.textContent).toContain(`Trial ends ${formatDateTime(end)}`));
     expect(status.textContent).not.toContain('not available');
     expect(claimButton(status)).toBeNull();
     expect(plansLink(status)).toBeNull();
   });
 });
 
-describe("the user info dialog's trial", { timeout: 20_000 }, () => {
+describe("the user info dialog's trial", () => {
   it('offers the claim while it can be claimed, and opens the trial dialog', async () => {
     serve({ info: ok(userInfo()), conf: ok(OPEN) });
     await renderConsole();
@@ -168,7 +164,7 @@ describe("the user info dialog's trial", { timeout: 20_000 }, () => {
     const button = await findClaimButton(info);
     fireEvent.click(button);
     // antd gives every dialog title the same id under test, so the trial dialog is found by its button.
-    await screen.findByRole('button', { name: 'Claim now' }, { timeout: 5000 });
+    await screen.findByRole('button', { name: 'Claim now' });
     await waitFor(() => expect(isInaccessible(info)).toBe(true));
   });
 
@@ -177,9 +173,7 @@ describe("the user info dialog's trial", { timeout: 20_000 }, () => {
     serve({ info: ok(userInfo({ expire_user: end, trial_end: end })), conf: ok(OPEN) });
     await renderConsole();
     const info = await openUserInfo();
-    await waitFor(() => expect(info.textContent).toContain(`Trial ends ${formatDateTime(end)}`), {
-      timeout: 5000,
-    });
+    await waitFor(() => expect(info.textContent).toContain(`Trial ends ${formatDateTime(end)}`));
     expect(info.textContent).toContain('Claimed');
     expect(claimButton(info)).toBeNull();
   });
@@ -188,7 +182,7 @@ describe("the user info dialog's trial", { timeout: 20_000 }, () => {
     serve({ info: ok(userInfo()), conf: ok(CLOSED) });
     await renderConsole();
     const info = await openUserInfo();
-    await within(info).findByText('The free trial is not available right now', {}, { timeout: 5000 });
+    await within(info).findByText('The free trial is not available right now');
     expect(claimButton(info)).toBeNull();
   });
 });

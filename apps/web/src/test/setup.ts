@@ -1,9 +1,13 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi, type MockInstance } from 'vitest';
 import { initI18n } from '../lib/i18n.ts';
 import { resetNetwork, server } from './network.ts';
 
-initI18n('en');
+await initI18n('en');
+
+// findBy… and waitFor wait for what a reply brings: a second, testing-library's default, is short
+// when the suites run beside each other on a 2-core machine.
+configure({ asyncUtilTimeout: 5_000 });
 
 let consoleError: MockInstance<typeof console.error>;
 

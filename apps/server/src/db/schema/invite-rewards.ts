@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
@@ -18,7 +19,13 @@ export const inviteRewards = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
   },
-  (table) => [index('invite_rewards_inviter_idx').on(table.inviterId, table.createdAt)],
+  (table) => [
+    index('invite_rewards_inviter_idx').on(table.inviterId, table.createdAt),
+    // What an inviter has to withdraw (the list's summary, withdraw itself), read from this index alone.
+    index('invite_rewards_unclaimed_idx')
+      .on(table.inviterId, table.minutes)
+      .where(sql`${table.claimedAt} is null`),
+  ],
 );
 
 export type InviteRewardRow = typeof inviteRewards.$inferSelect;

@@ -37,7 +37,13 @@ export const orders = pgTable(
     checkoutCloseDueAt: timestamp('checkout_close_due_at', { withTimezone: true }),
   },
   (table) => [
-    index('orders_user_idx').on(table.userId, table.createdAt),
+    // A user's list, newest first, a page at a time; its count reads this index alone. Nulls first, as
+    // the list's `order by … desc` sorts them, or PostgreSQL would sort the entries again.
+    index('orders_user_idx').on(
+      table.userId,
+      table.createdAt.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
     index('orders_unpaid_idx')
       .on(table.latestPayAt)
       .where(sql`${table.status} = 'unpaid'`),

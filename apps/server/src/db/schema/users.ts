@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   boolean,
+  index,
   integer,
   pgTable,
   smallint,
@@ -38,6 +39,13 @@ export const users = pgTable(
   (table) => [
     uniqueIndex('users_email_key').on(sql`lower(${table.email})`),
     uniqueIndex('users_invite_code_key').on(table.inviteCode),
+    // An inviter's list, newest first, a page at a time; its count reads this index alone. Nulls first, as
+    // the list's `order by … desc` sorts them, or PostgreSQL would sort the entries again.
+    index('users_invited_by_idx').on(
+      table.invitedBy,
+      table.createdAt.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
   ],
 );
 

@@ -15,7 +15,7 @@ export interface ExitStatus {
   at: number;
 }
 
-/** One server process, `node --import tsx apps/server/src/server.ts`, on its own port. */
+/** One server process (by default `node --import tsx apps/server/src/server.ts`), on its own port. */
 export interface Instance extends Target {
   child: ChildProcess;
   /** Every line it wrote to stdout and stderr (JSON log lines, and anything else). */
@@ -66,10 +66,15 @@ function levelOf(line: string): number | undefined {
 export async function startInstance(
   name: string,
   env: Record<string, string>,
-  options: { readyTimeoutMs?: number; onSpawned?: (pid: number) => void } = {},
+  options: {
+    readyTimeoutMs?: number;
+    onSpawned?: (pid: number) => void;
+    /** What node runs, instead of the sources through tsx (the compiled bundle, another app). */
+    nodeArgs?: string[];
+  } = {},
 ): Promise<Instance> {
   const port = Number(env.PORT);
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+  const child = spawn(process.execPath, options.nodeArgs ?? ['--import', 'tsx', SERVER_ENTRY], {
     cwd: repositoryRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { expiryLedger, inviteRewards, trialClaims, users } from '../../db/schema/index.ts';
+import { inviteRewards, trialClaims, users } from '../../db/schema/index.ts';
 
 /** Records the trial claim; false when the account has one already (the primary key decides). */
 export async function insertTrialClaim(
@@ -15,20 +15,6 @@ export async function insertTrialClaim(
     .onConflictDoNothing()
     .returning({ userId: trialClaims.userId });
   return rows.length === 1;
-}
-
-/**
- * When the access the free trial granted ends: the expiry its ledger row set (the trial adds to time
- * the account already had), or null when the account never claimed it.
- */
-export async function trialEnd(db: Database, userId: string): Promise<Date | null> {
-  const [row] = await db
-    .select({ toExpireAt: expiryLedger.toExpireAt })
-    .from(expiryLedger)
-    .where(and(eq(expiryLedger.userId, userId), eq(expiryLedger.reason, 'trial')))
-    .orderBy(asc(expiryLedger.createdAt))
-    .limit(1);
-  return row?.toExpireAt ?? null;
 }
 
 export async function rewardsSince(db: Database, inviterId: string, since: Date): Promise<number> {
@@ -64,8 +50,21 @@ export async function claimRewards(db: Database, inviterId: string, now: Date): 
   return claimed.reduce((sum, reward) => sum + reward.minutes, 0);
 }
 
-/** The accounts an inviter brought, newest first, each with its reward if it earned one. */
+const newestInvitedFirst = [desc(users.createdAt), desc(users.id)];
+
+/**
+ * The accounts an inviter brought, newest first, each with its reward if it earned one. The page's
+ * ids are read off `users_invited_by_idx` alone, so a deep page skips index entries, not rows;
+ * only the page's own accounts and rewards are read.
+ */
 export async function invitedPage(db: Database, inviterId: string, page: { limit: number; offset: number }) {
+  const pageIds = db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.invitedBy, inviterId))
+    .orderBy(...newestInvitedFirst)
+    .limit(page.limit)
+    .offset(page.offset);
   return db
     .select({
       email: users.email,
@@ -75,21 +74,27 @@ export async function invitedPage(db: Database, inviterId: string, page: { limit
     })
     .from(users)
     .leftJoin(inviteRewards, eq(inviteRewards.inviteeId, users.id))
-    .where(eq(users.invitedBy, inviterId))
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(page.limit)
-    .offset(page.offset);
+    .where(inArray(users.id, pageIds))
+    .orderBy(...newestInvitedFirst);
 }
 
+/**
+ * How many accounts an inviter brought, and the rewards not yet withdrawn, in one statement: the
+ * count reads `users_invited_by_idx` alone, the rewards `invite_rewards_unclaimed_idx` alone.
+ */
 export async function invitationSummary(db: Database, inviterId: string) {
-  const [invited] = await db.select({ n: count() }).from(users).where(eq(users.invitedBy, inviterId));
-  const [unclaimed] = await db
-    .select({ n: count(), minutes: sql<string>`coalesce(sum(${inviteRewards.minutes}), 0)::text` })
+  const invited = db.select({ n: count() }).from(users).where(eq(users.invitedBy, inviterId));
+  const [row] = await db
+    .select({
+      total: sql<number>`(${invited})`.mapWith(Number),
+      unclaimedUsers: count(),
+      unclaimedMinutes: sql<string>`coalesce(sum(${inviteRewards.minutes}), 0)::text`,
+    })
     .from(inviteRewards)
     .where(and(eq(inviteRewards.inviterId, inviterId), isNull(inviteRewards.claimedAt)));
   return {
-    total: invited?.n ?? 0,
-    unclaimedUsers: unclaimed?.n ?? 0,
-    unclaimedMinutes: Number(unclaimed?.minutes ?? 0),
+    total: row?.total ?? 0,
+    unclaimedUsers: row?.unclaimedUsers ?? 0,
+    unclaimedMinutes: Number(row?.unclaimedMinutes ?? 0),
   };
 }

@@ -154,15 +154,27 @@ export async function findOrderByCheckout(
   return row;
 }
 
+const newestOrderFirst = [desc(orders.createdAt), desc(orders.id)];
+
+/**
+ * A page of a user's orders, newest first, and how many there are. The page's ids and the count are
+ * read off `orders_user_idx` alone, so a deep page skips index entries, not rows; only the page's own
+ * orders are read.
+ */
 export async function userOrdersPage(db: Database, userId: string, page: { limit: number; offset: number }) {
+  const pageIds = db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(eq(orders.userId, userId))
+    .orderBy(...newestOrderFirst)
+    .limit(page.limit)
+    .offset(page.offset);
   const [rows, [total]] = await Promise.all([
     db
       .select()
       .from(orders)
-      .where(eq(orders.userId, userId))
-      .orderBy(desc(orders.createdAt), desc(orders.id))
-      .limit(page.limit)
-      .offset(page.offset),
+      .where(inArray(orders.id, pageIds))
+      .orderBy(...newestOrderFirst),
     db.select({ n: count() }).from(orders).where(eq(orders.userId, userId)),
   ]);
   return { rows, total: total?.n ?? 0 };

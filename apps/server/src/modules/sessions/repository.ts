@@ -1,5 +1,6 @@
-import { and, eq, gt, isNull, lt, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { preparedStatement } from '../../db/prepared.ts';
 import { sessions, users, type SessionRow, type UserRow } from '../../db/schema/index.ts';
 import { hashSessionToken, newSessionToken } from './tokens.ts';
 
@@ -21,24 +22,29 @@ export async function createSession(db: Database, userId: string, now = new Date
   return token;
 }
 
+const liveSession = preparedStatement((db) =>
+  db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .limit(1)
+    .prepare('live_session'),
+);
+
 /** The live session of a token and its user, sliding the expiry forward; undefined when none. */
 export async function findLiveSession(
   db: Database,
   token: string,
   now = new Date(),
 ): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-  const [row] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.tokenHash, hashSessionToken(token)),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, now),
-      ),
-    )
-    .limit(1);
+  const [row] = await liveSession(db).execute({ tokenHash: hashSessionToken(token), now });
   if (!row) return undefined;
   if (now.getTime() - row.session.lastSeenAt.getTime() >= SLIDE_EVERY_MS) {
     await db

@@ -12,7 +12,7 @@ const { ChangeEmailDialog } = await import('./change-email-dialog.tsx');
 
 async function renderDialog(dialog: ReactElement) {
   await renderWithProviders(dialog);
-  return screen.findByRole('dialog', {}, { timeout: 5000 });
+  return screen.findByRole('dialog');
 }
 
 function leave(dialog: HTMLElement, label: string, value: string) {

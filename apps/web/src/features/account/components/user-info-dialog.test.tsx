@@ -21,7 +21,7 @@ async function renderDialog(
   await act(async () => {
     render(<UserInfoDialog open onClose={vi.fn()} trial={trial} pending={pending} appStore={appStore} />);
   });
-  return screen.findByRole('dialog', {}, { timeout: 5000 });
+  return screen.findByRole('dialog');
 }
 
 describe('UserInfoDialog', () => {

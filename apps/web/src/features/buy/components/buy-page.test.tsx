@@ -35,7 +35,7 @@ const connectionsInput = () => screen.getByLabelText<HTMLInputElement>('Simultan
 
 /** The page with its plans and the user info loaded (the field takes its starting value from it). */
 async function waitForPage() {
-  await screen.findByRole('radio', { name: /Monthly/ }, { timeout: 5000 });
+  await screen.findByRole('radio', { name: /Monthly/ });
   await waitFor(() => expect(connectionsInput().disabled).toBe(false));
 }
 
@@ -244,7 +244,7 @@ describe('BuyPage', () => {
   it('stays on the page when the order cannot be created', async () => {
     answerBuy(userInfo(), refused(409, 'The order could not be created'));
     await renderBuyPage();
-    const buy = await screen.findByRole('button', { name: /Buy now/ }, { timeout: 5000 });
+    const buy = await screen.findByRole('button', { name: /Buy now/ });
     fireEvent.click(buy);
     await waitFor(() => expect(requestsTo('/web/order/create')).toHaveLength(1));
     await waitFor(() => expect(buy.classList.contains('ant-btn-loading')).toBe(false));
@@ -325,11 +325,7 @@ describe('BuyPage', () => {
       });
       answerBuy(info, ok(order({ checkout_url: '/pay/sandbox/app' })));
       await renderBuyPage();
-      const region = await screen.findByRole(
-        'region',
-        { name: 'Subscribed through the app store' },
-        { timeout: 5000 },
-      );
+      const region = await screen.findByRole('region', { name: 'Subscribed through the app store' });
       expect(within(region).getByRole('heading', { level: 2 }).textContent).toContain(
         'Subscribed through the app store',
       );

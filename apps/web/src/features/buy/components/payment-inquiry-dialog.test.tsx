@@ -44,7 +44,7 @@ let page: Rendered;
 
 async function openDialog(url = '/buy?order_id=O1') {
   page = await renderBuyPage(url);
-  return screen.findByRole('dialog', { name: 'Payment inquiry' }, { timeout: 5000 });
+  return screen.findByRole('dialog', { name: 'Payment inquiry' });
 }
 
 const where = () => page.location();
@@ -78,7 +78,7 @@ describe('PaymentInquiryDialog', () => {
     await within(dialog).findByText('Waiting for the payment to be confirmed…');
     expect(requestsTo('/web/user/info')).toHaveLength(1);
 
-    await within(dialog).findByText('Payment received', {}, { timeout: 5000 });
+    await within(dialog).findByText('Payment received');
     expect(requestsTo('/web/order/query')).toHaveLength(2);
     expect(dialog.textContent).toContain('Amount¥50.00');
     expect(dialog.textContent).toContain('Payment methodWeChat Pay');

@@ -39,7 +39,7 @@ function answerInvitations(list: Answer, conf: Answer = ok(CONF), withdraw: Answ
 
 async function renderPage(firstRow = 'bo***@example.com') {
   const rendered = await renderWithProviders(<InvitationsPage />);
-  await screen.findByText(firstRow, {}, { timeout: 5000 });
+  await screen.findByText(firstRow);
   return rendered;
 }
 
@@ -178,7 +178,6 @@ describe('InvitationsPage', () => {
     await screen.findByText(
       'For every friend who registers through your link, you get 2 days of access.',
       {},
-      { timeout: 5000 },
     );
     expect(await sentTo('/web/invite/conf')).toContainEqual({});
   });

@@ -68,7 +68,7 @@ async function renderPage(shown = 'SW-PAID'): Promise<Rendered> {
     ],
     { url: '/order' },
   );
-  await screen.findByText(shown, {}, { timeout: 5000 });
+  await screen.findByText(shown);
   return rendered;
 }
 

@@ -41,7 +41,7 @@ describe('TrialDialog', () => {
   it('appears when open_trial is "1", with the trial length in days and hours', async () => {
     answerTrial(ok({ ...OPEN, trial_minute: 2160 }));
     await renderDialog();
-    const dialog = await screen.findByRole('dialog', {}, { timeout: 5000 });
+    const dialog = await screen.findByRole('dialog');
     expect(dialog.textContent).toContain('Claim 1 day 12 hours of free access');
     expect(dialog.textContent).not.toContain('minutes');
     expect(await sentTo('/web/invite/conf')).toEqual([{}]);
@@ -80,7 +80,7 @@ describe('TrialDialog', () => {
   it('claims when signed in: success message with the granted time, closes, goes to /buy', async () => {
     answerTrial(ok(OPEN), ok({ trial_time: 1440, expire_user: 1_800_000_000 }));
     const onClose = await renderDialog();
-    fireEvent.click(await screen.findByRole('button', { name: 'Claim now' }, { timeout: 5000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Claim now' }));
     await screen.findByText('buy page');
     expect(claims()).toHaveLength(1);
     expect(showSuccess).toHaveBeenCalledWith('Free trial claimed: 1 day added.', 1.5);
@@ -91,7 +91,7 @@ describe('TrialDialog', () => {
     clearSession();
     answerTrial(ok(OPEN), ok({ trial_time: 120, expire_user: 0 }));
     await renderDialog();
-    fireEvent.click(await screen.findByRole('button', { name: 'Claim now' }, { timeout: 5000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Claim now' }));
     await screen.findByText('buy page');
     expect(claims()).toHaveLength(0);
     expect(showSuccess).not.toHaveBeenCalled();
@@ -100,7 +100,7 @@ describe('TrialDialog', () => {
   it('"Not now" closes without claiming', async () => {
     answerTrial(ok(OPEN));
     const onClose = await renderDialog();
-    fireEvent.click(await screen.findByRole('button', { name: 'Not now' }, { timeout: 5000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Not now' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(claims()).toHaveLength(0);
     expect(screen.queryByText('buy page')).toBeNull();
@@ -110,7 +110,7 @@ describe('TrialDialog', () => {
     const msg = 'You have already claimed the free trial';
     answerTrial(ok(OPEN), refused(409, msg, { reason: 'trial_claimed' }));
     const onClose = await renderDialog();
-    fireEvent.click(await screen.findByRole('button', { name: 'Claim now' }, { timeout: 5000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Claim now' }));
     await waitFor(() => expect(showError).toHaveBeenCalledWith(msg, 5));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(screen.queryByText('buy page')).toBeNull();
@@ -120,7 +120,7 @@ describe('TrialDialog', () => {
   it('only logs any other failed claim and keeps the dialog open', async () => {
     answerTrial(ok(OPEN), refused(409, 'closed', { reason: 'trial_closed' }));
     const onClose = await renderDialog();
-    fireEvent.click(await screen.findByRole('button', { name: 'Claim now' }, { timeout: 5000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Claim now' }));
     await waitFor(() =>
       expect(console.warn).toHaveBeenCalledWith('Trial: the claim failed', expect.anything()),
     );

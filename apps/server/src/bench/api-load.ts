@@ -1,0 +1,155 @@
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { Target } from '../faults/harness/http.ts';
+
+/** One request, sent again and again over every connection. */
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  /** JSON. */
+  body?: unknown;
+}
+
+export interface LoadFigures {
+  /** Replies (of any status) counted within the measured time. */
+  requests: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Replies other than 200, and connections lost. */
+  failures: number;
+  firstFailure?: string;
+  /** Requests still unanswered LATE_REPLY_GRACE_MS after the end of the load. */
+  unanswered: number;
+}
+
+/** The value below which `share` (0 to 1) of the figures lie, the nearest rank. */
+export function percentile(values: number[], share: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? Number.NaN;
+}
+
+function encode(target: Target, spec: RequestSpec): Buffer {
+  const body = spec.body === undefined ? '' : JSON.stringify(spec.body);
+  const headers = {
+    host: `127.0.0.1:${target.port}`,
+    connection: 'keep-alive',
+    ...(spec.body === undefined ? {} : { 'content-type': 'application/json' }),
+    'content-length': String(Buffer.byteLength(body)),
+    ...spec.headers,
+  };
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return Buffer.from(`${spec.method} ${spec.path} HTTP/1.1\r\n${head}\r\n${body}`);
+}
+
+/**
+ * How long replies still due at the end of a load are waited for; those that take longer are
+ * counted as unanswered (with the time they had waited), so that a load always ends.
+ */
+export const LATE_REPLY_GRACE_MS = 30_000;
+const HEADER_END = Buffer.from('\r\n\r\n');
+const LAST_CHUNK = Buffer.from('\r\n0\r\n\r\n');
+
+/** The length of the first complete reply in `data`, or undefined while it is still arriving. */
+function replyLength(data: Buffer): number | undefined {
+  const headerEnd = data.indexOf(HEADER_END);
+  if (headerEnd < 0) return undefined;
+  const head = data.toString('latin1', 0, headerEnd).toLowerCase();
+  const declared = /\r\ncontent-length:\s*(\d+)/.exec(head);
+  if (declared) {
+    const length = headerEnd + 4 + Number(declared[1]);
+    return data.length >= length ? length : undefined;
+  }
+  if (head.includes('transfer-encoding: chunked')) {
+    const last = data.indexOf(LAST_CHUNK, headerEnd);
+    return last < 0 ? undefined : last + LAST_CHUNK.length;
+  }
+  return headerEnd + 4;
+}
+
+/**
+ * A closed-loop load over keep-alive connections: each connection sends the next request as soon as
+ * the reply to the previous one has ended, for `durationMs`. The requests are written as raw bytes
+ * and replies are only delimited, not parsed, so that the load generator costs the machine (2 cores)
+ * as little as possible and what is measured is the server.
+ */
+export async function closedLoop(
+  target: Target,
+  spec: RequestSpec,
+  options: { connections: number; durationMs: number },
+): Promise<LoadFigures> {
+  const request = encode(target, spec);
+  const latencies: number[] = [];
+  let failures = 0;
+  let firstFailure: string | undefined;
+  const fail = (what: string) => {
+    failures += 1;
+    firstFailure ??= what;
+  };
+  let unanswered = 0;
+  const started = performance.now();
+  const deadline = started + options.durationMs;
+  const cuts = new Set<() => void>();
+  const giveUp = setTimeout(() => {
+    for (const cut of cuts) cut();
+  }, options.durationMs + LATE_REPLY_GRACE_MS);
+
+  const connection = () =>
+    new Promise<void>((resolve) => {
+      const socket = net.connect(target.port, '127.0.0.1');
+      socket.setNoDelay(true);
+      let pending: Buffer = Buffer.alloc(0);
+      /** When the request now in flight was sent; undefined when none is. */
+      let sentAt: number | undefined;
+      const next = () => {
+        if (performance.now() >= deadline) {
+          socket.end();
+          return;
+        }
+        sentAt = performance.now();
+        socket.write(request);
+      };
+      socket.on('connect', next);
+      socket.on('data', (chunk: Buffer) => {
+        pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+        for (let length = replyLength(pending); length !== undefined; length = replyLength(pending)) {
+          latencies.push(performance.now() - (sentAt ?? 0));
+          sentAt = undefined;
+          const status = pending.toString('latin1', 9, 12);
+          if (status !== '200') fail(`${status} ${pending.toString('utf8', 0, length).split('\r\n\r\n')[1]}`);
+          pending = pending.subarray(length);
+          next();
+        }
+      });
+      const cut = () => {
+        if (sentAt !== undefined) {
+          latencies.push(performance.now() - sentAt);
+          unanswered += 1;
+        }
+        socket.destroy();
+      };
+      cuts.add(cut);
+      socket.on('error', (error) => fail(`connection: ${error.message}`));
+      socket.on('close', () => {
+        cuts.delete(cut);
+        resolve();
+      });
+    });
+
+  await Promise.all(Array.from({ length: options.connections }, connection));
+  clearTimeout(giveUp);
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    requests: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    failures,
+    firstFailure,
+    unanswered,
+  };
+}

@@ -1,0 +1,147 @@
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invitationSummary, invitedPage } from '../modules/invitations/repository.ts';
+import { userOrdersPage } from '../modules/orders/repository.ts';
+import {
+  LIST_OWNER,
+  REWARD_MINUTES,
+  accountEmail,
+  accountId,
+  claimedReward,
+  earnedReward,
+  ownerOrderId,
+  seedListData,
+} from '../testing/list-data.ts';
+import { createServerDatabase, testDatabaseKind } from '../testing/test-database.ts';
+import type { Database } from './client.ts';
+import { migrateServer } from './migrate.ts';
+import * as schema from './schema/index.ts';
+
+const DATA = { accounts: 200_000, invitees: 10_000, orders: 5_000 };
+const SEEDED_TABLES = ['users', 'invite_rewards', 'orders'];
+const SIZE = 10;
+const DEEP_PAGE = 500;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+const describeNode = (node: PlanNode) =>
+  [node['Node Type'], node['Relation Name'], node['Index Name']].filter(Boolean).join(' ');
+
+/** Invitees are accounts 2 to invitees + 1, newest first: the one at position i (from 0) of the list. */
+const inviteeAt = (position: number) => DATA.invitees + 1 - position;
+const ownerOrderAt = (position: number) => DATA.orders - position;
+const offsets = (page: number) => Array.from({ length: SIZE }, (_, i) => (page - 1) * SIZE + i);
+
+describe.runIf(testDatabaseKind === 'postgres')('the lists at scale', () => {
+  const issued: { query: string; params: unknown[] }[] = [];
+  let scratch: Awaited<ReturnType<typeof createServerDatabase>>;
+  let pool: pg.Pool;
+  let db: Database;
+
+  beforeAll(async () => {
+    scratch = await createServerDatabase();
+    await migrateServer(scratch.url);
+    pool = new pg.Pool({ connectionString: scratch.url });
+    // The repositories' own statements, as Drizzle sends them, are what the plans are read for.
+    const logger = { logQuery: (query: string, params: unknown[]) => void issued.push({ query, params }) };
+    db = drizzle(pool, { schema, logger }) as unknown as Database;
+    await seedListData(db, DATA);
+  }, 120_000);
+  afterAll(async () => {
+    await pool?.end();
+    await scratch?.drop();
+  });
+
+  /** Runs the work, and returns the plan of every statement it sent. */
+  async function plansOf(work: (db: Database) => Promise<unknown>): Promise<PlanNode[]> {
+    issued.length = 0;
+    await work(db);
+    expect(issued.length).toBeGreaterThan(0);
+    const plans: PlanNode[] = [];
+    for (const { query, params } of issued) {
+      const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `explain (format json) ${query}`,
+        params,
+      );
+      plans.push(...rows.map((row) => row['QUERY PLAN'][0].Plan));
+    }
+    return plans;
+  }
+
+  const owner = accountId(LIST_OWNER);
+  const pageAt = (number: number) => ({ limit: SIZE, offset: (number - 1) * SIZE });
+  const invitations = (db: Database, number: number) => invitedPage(db, owner, pageAt(number));
+  const ownOrders = (db: Database, number: number) => userOrdersPage(db, owner, pageAt(number));
+
+  const calls = [
+    ...[1, DEEP_PAGE].flatMap((number) => [
+      { name: `the invitation list, page ${number}`, call: (db: Database) => invitations(db, number) },
+      { name: `the order list, page ${number}`, call: (db: Database) => ownOrders(db, number) },
+    ]),
+    { name: "the invitation list's summary", call: (db: Database) => invitationSummary(db, owner) },
+  ];
+
+  for (const { name, call } of calls) {
+    it(`${name} scans no seeded table`, async () => {
+      const nodes = (await plansOf(call)).flatMap(nodesOf);
+      const scans = nodes.filter(
+        (node) => node['Node Type'] === 'Seq Scan' && SEEDED_TABLES.includes(node['Relation Name'] ?? ''),
+      );
+      expect(scans.map(describeNode), nodes.map(describeNode).join(' / ')).toEqual([]);
+    });
+  }
+
+  it('takes a deep page off the index in its order, and reads only its own rows', async () => {
+    for (const [list, scan] of [
+      [invitations, 'Limit / Index Only Scan users users_invited_by_idx'],
+      [ownOrders, 'Limit / Index Only Scan orders orders_user_idx'],
+    ] as const) {
+      const nodes = (await plansOf((db) => list(db, DEEP_PAGE))).flatMap(nodesOf);
+      expect(nodes.map(describeNode).join(' / ')).toContain(scan);
+    }
+  });
+
+  it('lists the invited accounts newest first, with their rewards, on the first and a deep page', async () => {
+    for (const page of [1, DEEP_PAGE]) {
+      const rows = await invitations(db, page);
+      expect(
+        rows.map((row) => ({ email: row.email, minutes: row.minutes, claimed: row.claimedAt !== null })),
+      ).toEqual(
+        offsets(page)
+          .map(inviteeAt)
+          .map((n) => ({
+            email: accountEmail(n),
+            minutes: earnedReward(n) ? REWARD_MINUTES : null,
+            claimed: claimedReward(n),
+          })),
+      );
+    }
+  });
+
+  it('counts the invited accounts and the rewards not yet withdrawn', async () => {
+    const unclaimed = Array.from({ length: DATA.invitees }, (_, i) => inviteeAt(i)).filter(
+      (n) => earnedReward(n) && !claimedReward(n),
+    ).length;
+    expect(await invitationSummary(db, owner)).toEqual({
+      total: DATA.invitees,
+      unclaimedUsers: unclaimed,
+      unclaimedMinutes: unclaimed * REWARD_MINUTES,
+    });
+  });
+
+  it("lists a user's orders newest first on the first and a deep page", async () => {
+    for (const page of [1, DEEP_PAGE]) {
+      const { rows, total } = await ownOrders(db, page);
+      expect(total).toBe(DATA.orders);
+      expect(rows.map((row) => row.id)).toEqual(offsets(page).map(ownerOrderAt).map(ownerOrderId));
+    }
+  });
+});
