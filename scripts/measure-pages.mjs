@@ -1,21 +1,28 @@
 // `npm run perf:pages`: the public pages' budgets, measured on the real server with the built site.
-// - first load of /download (HTML, JS and CSS as served, gzip): at most 120 kB;
-// - Lighthouse mobile scores of /download and /privacy: performance, accessibility, best practices
-//   and SEO each at least 95 (Debian's Chromium, /usr/bin/chromium or CHROME_PATH). Each score is the
-//   median of LIGHTHOUSE_RUNS runs, as Lighthouse's own guidance on variability advises: on a small
-//   machine one run's performance score swings by ten points either way.
+// - first load of /download, /privacy and /login: everything Debian's Chromium fetches when it opens
+//   the page cold, until the network is idle (document, scripts, styles, translations, icon, the
+//   site's calls), each body counted as transferred, with `Accept-Encoding: gzip`: at most 120 kB
+//   (1 kB = 1000 bytes; stretch goal 90 kB) in each of the site's languages. The same load with
+//   Chromium's own encodings (brotli) is printed beside it. Headers are printed, not counted: the
+//   server speaks HTTP/1.1 here, and behind a load balancer HTTP/2 sends repeated ones compressed;
+// - Lighthouse mobile scores of the same pages: performance, accessibility, best practices and SEO
+//   each at least 95 (/usr/bin/chromium or CHROME_PATH). Each score is the median of
+//   LIGHTHOUSE_RUNS runs, as Lighthouse's own guidance on variability advises: on a small machine
+//   one run's performance score swings by ten points either way.
 // Prints every figure; exits 1 when one is over budget.
 import { spawn } from 'node:child_process';
-import http from 'node:http';
-import { gunzipSync } from 'node:zlib';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CHROMIUM_PATH, firstLoad, launchChromium } from './lib/first-load.mjs';
 import { ensureWebBuild, root } from './lib/project.mjs';
 
 const FIRST_LOAD_BUDGET_KB = 120;
+const FIRST_LOAD_STRETCH_KB = 90;
 const SCORE_BUDGET = 95;
-const PAGES = ['/download', '/privacy'];
+const PAGES = ['/download', '/privacy', '/login'];
+/** The browser languages that pick each of the site's languages (en, zh, tw). */
+const LOCALES = ['en-US', 'zh-CN', 'zh-TW'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const LIGHTHOUSE_RUNS = 5;
 const CHROME_FLAGS = [
@@ -57,30 +64,49 @@ async function startServer() {
   throw new Error('the server did not start');
 }
 
-/** Bytes on the wire (gzip, as the server sends them) of a page and the JS and CSS its HTML loads. */
-async function firstLoad(page) {
-  const get = (url) =>
-    new Promise((resolve, reject) => {
-      http
-        .get(url, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
-          const chunks = [];
-          res.on('data', (chunk) => chunks.push(chunk));
-          res.on('end', () => {
-            const wire = Buffer.concat(chunks);
-            const gzipped = res.headers['content-encoding'] === 'gzip';
-            resolve({ bytes: wire.length, text: (gzipped ? gunzipSync(wire) : wire).toString() });
-          });
-        })
-        .on('error', reject);
-    });
-  const html = await get(`${origin}${page}`);
-  const assets = [...html.text.matchAll(/<(?:script[^>]+src|link[^>]+href)="(\/[^"]+\.(?:js|css))"/g)].map(
-    (m) => m[1],
+const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+const sum = (files, key = 'bytes') => files.reduce((total, file) => total + file[key], 0);
+
+/**
+ * The page's first load in each language, twice: with `Accept-Encoding: gzip` (the budget) and with
+ * Chromium's own header, which this server answers with brotli.
+ */
+async function measureFirstLoad(browser, page) {
+  const loads = [];
+  for (const locale of LOCALES) {
+    const gzip = await firstLoad(browser, `${origin}${page}`, { locale, acceptEncoding: 'gzip' });
+    const brotli = await firstLoad(browser, `${origin}${page}`, { locale });
+    loads.push({ locale, gzip, brotli, total: sum(gzip) });
+  }
+  return loads;
+}
+
+/** Prints the files of the heaviest language and every language's total; true when within budget. */
+function reportFirstLoad(page, loads) {
+  const heaviest = loads.reduce((max, load) => (load.total > max.total ? load : max));
+  const column = (text) => text.padStart(9);
+  console.log(`\n${page} (the files in ${heaviest.locale}, the heaviest language)`);
+  console.log(`  ${column('gzip')}  ${column('brotli')}  file`);
+  for (const file of heaviest.gzip) {
+    const brotli = heaviest.brotli.find((other) => other.file === file.file);
+    const note = file.encoding === 'identity' ? ' (sent uncompressed)' : '';
+    console.log(
+      `  ${column(kB(file.bytes))}  ${column(brotli ? kB(brotli.bytes) : '-')}  ${file.file}${note}`,
+    );
+  }
+  for (const load of loads) {
+    const headers = `headers ${kB(sum(load.gzip, 'headerBytes'))}, not counted`;
+    console.log(
+      `  ${column(kB(load.total))}  ${column(kB(sum(load.brotli)))}  total, ${load.locale} (${headers})`,
+    );
+  }
+  const fits = heaviest.total <= FIRST_LOAD_BUDGET_KB * 1000;
+  const stretch = heaviest.total <= FIRST_LOAD_STRETCH_KB * 1000;
+  console.log(
+    `  budget ${FIRST_LOAD_BUDGET_KB} kB gzip: ${fits ? 'OK' : 'OVER'}; ` +
+      `stretch goal ${FIRST_LOAD_STRETCH_KB} kB: ${stretch ? 'met' : 'not met'}`,
   );
-  const files = [{ file: page, bytes: html.bytes }];
-  for (const asset of new Set(assets))
-    files.push({ file: asset, bytes: (await get(`${origin}${asset}`)).bytes });
-  return files;
+  return fits;
 }
 
 function lighthouseRun(page, run) {
@@ -97,7 +123,7 @@ function lighthouseRun(page, run) {
         '--quiet',
       ],
       {
-        env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' },
+        env: { ...process.env, CHROME_PATH: CHROMIUM_PATH },
         stdio: 'inherit',
       },
     );
@@ -133,15 +159,16 @@ ensureWebBuild();
 const server = await startServer();
 let overBudget = false;
 try {
-  const files = await firstLoad('/download');
-  const totalKb = files.reduce((sum, f) => sum + f.bytes, 0) / 1024;
-  console.log('\nFirst load of /download (gzip):');
-  for (const f of files) console.log(`  ${(f.bytes / 1024).toFixed(1).padStart(6)} kB  ${f.file}`);
-  const fits = totalKb <= FIRST_LOAD_BUDGET_KB;
-  overBudget ||= !fits;
-  console.log(
-    `  ${totalKb.toFixed(1).padStart(6)} kB  total (budget ${FIRST_LOAD_BUDGET_KB} kB) ${fits ? 'OK' : 'OVER'}`,
-  );
+  console.log('\nFirst load: what Chromium fetches until the network is idle, bodies as transferred');
+  const browser = await launchChromium();
+  try {
+    for (const page of PAGES) {
+      const fits = reportFirstLoad(page, await measureFirstLoad(browser, page));
+      overBudget ||= !fits;
+    }
+  } finally {
+    await browser.close();
+  }
 
   console.log(`\nLighthouse, mobile (median of ${LIGHTHOUSE_RUNS} runs):`);
   for (const page of PAGES) {

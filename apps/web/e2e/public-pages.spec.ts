@@ -37,8 +37,7 @@ for (const language of LANGUAGES) {
   test.describe(`public pages in ${language}`, () => {
     for (const [url, document] of Object.entries(LEGAL_PAGES)) {
       test(`${url} shows the whole document with the support address`, async ({ page }) => {
-        const texts = locale(language, 'legal');
-        const doc = texts[document] as Record<string, Json>;
+        const doc = locale(language, `legal-${document}`);
         await openIn(page, language, url);
         await expectOneH1(page, String(doc.title));
         await expect(page).toHaveTitle(new RegExp(`^${String(doc.title)}`));

@@ -1,13 +1,13 @@
-// Runs after `vite build`: writes .br and .gz next to every text asset in dist larger than 1 kB (the
-// server sends them as they are, so the work happens once, at the best ratio) and reports the
-// gzip size of what the public pages load first, written to dist/build-report.json as well.
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+// Runs after `vite build`: writes .br and .gz next to every text asset in dist that they make smaller
+// (the server sends them as they are, so the work happens once, at the best ratio; small files
+// too, as a page's first load fetches a dozen of them) and reports the gzip size of what the
+// public pages load first, written to dist/build-report.json as well.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const dist = join(import.meta.dirname, '..', 'dist');
 const COMPRESSIBLE = /\.(js|css|html|svg|json)$/;
-const MIN_BYTES = 1024;
 
 async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -30,11 +30,13 @@ async function compressAll() {
   let count = 0;
   for await (const path of walk(dist)) {
     if (!COMPRESSIBLE.test(path) || path.endsWith('build-report.json')) continue;
-    if ((await stat(path)).size <= MIN_BYTES) continue;
     const content = await readFile(path);
-    await writeFile(`${path}.gz`, gzip(content));
-    await writeFile(`${path}.br`, brotli(content));
-    count += 1;
+    const variants = [
+      [`${path}.gz`, gzip(content)],
+      [`${path}.br`, brotli(content)],
+    ].filter(([, compressed]) => compressed.length < content.length);
+    for (const [file, compressed] of variants) await writeFile(file, compressed);
+    if (variants.length) count += 1;
   }
   return count;
 }

@@ -1,15 +1,20 @@
 import type { ReactElement } from 'react';
-import { Navigate, type RouteObject, useRoutes } from 'react-router';
-import { DownloadPage } from '../features/download/components/download-page.tsx';
-import { LegalPage } from '../features/legal/components/legal-page.tsx';
+import { matchRoutes, Navigate, type RouteObject, useRoutes } from 'react-router';
+import { type LegalDocument, legalNamespace } from '../features/legal/documents.ts';
 import { lazyPage } from '../lib/lazy-page.ts';
 import { AppShell } from './app-shell.tsx';
 import { RouteBoundary } from './route-error-boundary.tsx';
+import { guardRedirect } from './route-guard.ts';
 import { WebsiteLayout } from './website-layout.tsx';
 
-// The public pages are in the entry; everything that needs antd loads on demand, so that a visitor
-// of /download downloads none of the console.
-const LoginPage = lazyPage(() => import('../features/login/components/login-page.tsx'), 'LoginPage');
+// Every page loads on demand, so that the entry holds only what all of them share: a visitor of
+// /privacy downloads neither the download page nor the sign-in forms, and none of them the console.
+const DownloadPage = lazyPage(
+  () => import('../features/download/components/download-page.tsx'),
+  'DownloadPage',
+  'download',
+);
+const LoginPage = lazyPage(() => import('../features/login/components/login-page.tsx'), 'LoginPage', 'login');
 const ConsoleLayout = lazyPage(() => import('./console-layout.tsx'), 'ConsoleLayout');
 const BuyPage = lazyPage(() => import('../features/buy/components/buy-page.tsx'), 'BuyPage');
 const OrdersPage = lazyPage(() => import('../features/orders/components/orders-page.tsx'), 'OrdersPage');
@@ -22,11 +27,26 @@ const NotFoundPage = lazyPage(
   'NotFoundPage',
 );
 
+/** What a route carries for `preloadPage`: the download of its page or layout. */
+interface RouteHandle {
+  preload: () => void;
+}
+
 /** A leaf route whose failure shows inside its layout rather than replacing the whole screen. */
-const page = (path: string, element: ReactElement): RouteObject => ({
+const page = (path: string, element: ReactElement, preload: () => void): RouteObject => ({
   path,
   element: <RouteBoundary>{element}</RouteBoundary>,
+  handle: { preload } satisfies RouteHandle,
 });
+
+/** A legal document's route; each loads the shared page with its own document's text. */
+function legalPage(document: LegalDocument): RouteObject {
+  const LegalPage = lazyPage(() => import('../features/legal/components/legal-page.tsx'), 'LegalPage', [
+    'legal',
+    legalNamespace(document),
+  ]);
+  return page(`/${document}`, <LegalPage document={document} />, LegalPage.preload);
+}
 
 const redirect = (path: string, to: string): RouteObject => ({ path, element: <Navigate to={to} replace /> });
 
@@ -40,11 +60,11 @@ export const routes: RouteObject[] = [
       {
         element: <WebsiteLayout />,
         children: [
-          page('/download', <DownloadPage />),
-          page('/privacy', <LegalPage document="privacy" />),
-          page('/service', <LegalPage document="service" />),
-          page('/use', <LegalPage document="use" />),
-          page('/login', <LoginPage />),
+          page('/download', <DownloadPage />, DownloadPage.preload),
+          legalPage('privacy'),
+          legalPage('service'),
+          legalPage('use'),
+          page('/login', <LoginPage />, LoginPage.preload),
         ],
       },
       {
@@ -53,11 +73,12 @@ export const routes: RouteObject[] = [
             <ConsoleLayout />
           </RouteBoundary>
         ),
+        handle: { preload: ConsoleLayout.preload } satisfies RouteHandle,
         children: [
-          page('/buy', <BuyPage />),
-          page('/order', <OrdersPage />),
-          page('/invite', <InvitationsPage />),
-          page('/404', <NotFoundPage />),
+          page('/buy', <BuyPage />, BuyPage.preload),
+          page('/order', <OrdersPage />, OrdersPage.preload),
+          page('/invite', <InvitationsPage />, InvitationsPage.preload),
+          page('/404', <NotFoundPage />, NotFoundPage.preload),
         ],
       },
       redirect('*', '/404'),
@@ -71,4 +92,15 @@ export const routes: RouteObject[] = [
  */
 export function AppRoutes() {
   return useRoutes(routes);
+}
+
+/**
+ * Starts downloading what the page at `pathname` needs (its layout, code and texts) while the app
+ * itself starts, rather than once it renders; nothing for a path the guard turns away.
+ */
+export function preloadPage(pathname: string, signedIn: boolean): void {
+  if (guardRedirect(pathname, signedIn) !== null) return;
+  for (const { route } of matchRoutes(routes, pathname) ?? []) {
+    (route.handle as RouteHandle | undefined)?.preload();
+  }
 }

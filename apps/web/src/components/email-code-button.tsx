@@ -1,39 +1,11 @@
-import { useState } from 'react';
 import { Button } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { useCountdown } from '../lib/use-countdown.ts';
+import { useEmailCodeSender } from '../lib/use-email-code-sender.ts';
 
-/** Spec section 9: a new code may be asked for 60 s after the last one was sent. */
-export const EMAIL_CODE_COOLDOWN_SECONDS = 60;
-
-/**
- * Spec section 4: idle → disabled with a sending text → on success a 60 s countdown, then idle;
- * on failure idle at once. `onSend` rejects on failure (validation or call); its errors are shown
- * by the form or the api client already.
- */
+/** The console's get-code button (spec section 4); its states are `useEmailCodeSender`'s. */
 export function EmailCodeButton({ onSend }: { onSend: () => Promise<unknown> }) {
-  const { t } = useTranslation();
-  const [sending, setSending] = useState(false);
-  const { remaining, start } = useCountdown();
-
-  async function send() {
-    setSending(true);
-    try {
-      await onSend();
-      start(EMAIL_CODE_COOLDOWN_SECONDS);
-    } catch {
-      // Back to idle: the reason is on screen already.
-    } finally {
-      setSending(false);
-    }
-  }
-
-  let label: string = t('emailCode.get');
-  if (sending) label = t('emailCode.sending');
-  else if (remaining > 0) label = t('emailCode.countdown', { seconds: remaining });
-
+  const { label, disabled, send } = useEmailCodeSender(onSend);
   return (
-    <Button onClick={() => void send()} disabled={sending || remaining > 0}>
+    <Button onClick={() => void send()} disabled={disabled}>
       {label}
     </Button>
   );

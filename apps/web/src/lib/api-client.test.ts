@@ -47,8 +47,8 @@ function addSecretMeta(secret: string) {
 describe('shapeRequest', () => {
   const base = { token: null, language: 'en' as const, secret: null, now: 1700000000 };
 
-  it('always adds t and l, and no s without a secret', () => {
-    const { body, headers } = shapeRequest({ email: 'a@b.c' }, base);
+  it('always adds t and l, and no s without a secret', async () => {
+    const { body, headers } = await shapeRequest({ email: 'a@b.c' }, base);
     expect(body).toEqual({ email: 'a@b.c', t: 1700000000, l: 'us-en' });
     expect(headers).toEqual({});
   });
@@ -56,18 +56,18 @@ describe('shapeRequest', () => {
   it.each([
     ['zh', 'zh-cn'],
     ['tw', 'tw-cn'],
-  ] as const)('sends l for %s as %s', (language, l) => {
-    expect(shapeRequest({}, { ...base, language }).body.l).toBe(l);
+  ] as const)('sends l for %s as %s', async (language, l) => {
+    expect((await shapeRequest({}, { ...base, language })).body.l).toBe(l);
   });
 
-  it('signs the payload with t and l when there is a secret', () => {
-    const { body } = shapeRequest({ b: 2, a: 'x' }, { ...base, secret: 'sec' });
+  it('signs the payload with t and l when there is a secret', async () => {
+    const { body } = await shapeRequest({ b: 2, a: 'x' }, { ...base, secret: 'sec' });
     expect(body.s).toBe(signParams({ a: 'x', b: 2, t: 1700000000, l: 'us-en' }, 'sec'));
     expect(body.s).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it('sends the bare token only when there is one', () => {
-    expect(shapeRequest({}, { ...base, token: 'tok' }).headers).toEqual({ authorization: 'tok' });
+  it('sends the bare token only when there is one', async () => {
+    expect((await shapeRequest({}, { ...base, token: 'tok' })).headers).toEqual({ authorization: 'tok' });
   });
 });
 

@@ -1,6 +1,5 @@
 import { CODES, type Envelope } from '@skyway/shared/envelope';
 import { LANGUAGE_PARAM, type Language } from '@skyway/shared/languages';
-import { signParams } from '@skyway/shared/signing';
 import { type HttpReply, postJson } from './http.ts';
 import { i18n } from './i18n.ts';
 import { currentLanguage } from './language.ts';
@@ -53,13 +52,19 @@ export interface ShapedRequest {
   headers: Record<string, string>;
 }
 
+// The signature (and the MD5 it needs) loads only on a site that enforces signatures.
+const loadSigning = () => import('@skyway/shared/signing');
+
 /**
  * Adds `t` and `l` to every payload (`l` also picks the language of the server's `msg`), signs it
  * when a secret is known, and sends the token only when there is one.
  */
-export function shapeRequest(payload: Payload, context: RequestContext): ShapedRequest {
+export async function shapeRequest(payload: Payload, context: RequestContext): Promise<ShapedRequest> {
   const body: Payload = { ...payload, t: context.now, l: LANGUAGE_PARAM[context.language] };
-  if (context.secret !== null) body.s = signParams(body, context.secret);
+  if (context.secret !== null) {
+    const { signParams } = await loadSigning();
+    body.s = signParams(body, context.secret);
+  }
   const headers: Record<string, string> = {};
   if (context.token !== null) headers.authorization = context.token;
   return { body, headers };
@@ -99,18 +104,20 @@ export async function request<T>(
   options: CallOptions = {},
 ): Promise<ApiReply<T>> {
   const { token } = getSession();
-  const { body, headers } = shapeRequest(payload, {
+  const context: RequestContext = {
     token,
     language: currentLanguage(),
     secret: readSigningSecret(),
     now: Math.floor(Date.now() / 1000),
-  });
+  };
 
   let reply: HttpReply;
   try {
+    const { body, headers } = await shapeRequest(payload, context);
     reply = await postJson(path, body, headers);
   } catch (error) {
-    // No reply at all (offline, timeout, refused): the spec's handler crashed here; we tell the user.
+    // No reply at all (offline, timeout, refused, or the signing code could not be fetched): the
+    // spec's handler crashed here; we tell the user.
     const text = i18n.t('common:errors.network');
     toast(text, options);
     throw new ApiError(0, text, error);

@@ -2,23 +2,16 @@ import { LANGUAGES, type Language } from '@skyway/shared/languages';
 import i18next, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
-// The common namespace is bundled so that the layouts render without waiting for a request; every
-// other namespace is fetched on first use, for the current language only.
-const bundled = import.meta.glob<ResourceKey>('../locales/*/common.json', { eager: true, import: 'default' });
-const fetched = import.meta.glob<ResourceKey>(['../locales/*/*.json', '!../locales/*/common.json'], {
-  import: 'default',
-});
-
-const localePath = (language: string, namespace: string) => `../locales/${language}/${namespace}.json`;
+// Every namespace, common included, is fetched on first use, for the current language only: the
+// entry carries no translations, and a page's texts come with its code (lib/lazy-page.ts).
+const files = import.meta.glob<ResourceKey>('../locales/*/*.json', { import: 'default' });
 
 const localeFiles: BackendModule = {
   type: 'backend',
   init() {},
   read(language, namespace, callback) {
-    const path = localePath(language, namespace);
-    const ready = bundled[path];
-    if (ready) return callback(null, ready);
-    const load = fetched[path];
+    const path = `../locales/${language}/${namespace}.json`;
+    const load = files[path];
     if (!load) return callback(new Error(`No translations at ${path}`), false);
     load().then(
       (resources) => callback(null, resources),
@@ -29,9 +22,9 @@ const localeFiles: BackendModule = {
 
 export const i18n = i18next.createInstance();
 
-export function initI18n(language: Language): void {
-  const common = bundled[localePath(language, 'common')];
-  void i18n
+/** Starts i18n in the language; resolves once the common namespace, which every page uses, is in. */
+export async function initI18n(language: Language): Promise<void> {
+  await i18n
     .use(localeFiles)
     .use(initReactI18next)
     .init({
@@ -41,8 +34,8 @@ export function initI18n(language: Language): void {
       fallbackLng: false,
       ns: ['common'],
       defaultNS: 'common',
-      resources: common ? { [language]: { common } } : undefined,
-      partialBundledLanguages: true,
+      // The language is set, and its texts requested, within init, so that namespaces asked for
+      // right after it (a page's, preloaded at start-up) load in parallel.
       initAsync: false,
       interpolation: { escapeValue: false },
       // A missing key shows as its raw name; reporting it as an error makes every browser journey,

@@ -1,5 +1,8 @@
+import { act, render, screen } from '@testing-library/react';
+import { createElement, Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PAGE_LOAD_TIMEOUT_MS, PageLoadTimeoutError, withTimeout } from './lazy-page.ts';
+import { i18n } from './i18n.ts';
+import { lazyPage, PAGE_LOAD_TIMEOUT_MS, PageLoadTimeoutError, withTimeout } from './lazy-page.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -34,5 +37,20 @@ describe('withTimeout', () => {
 
   it('passes a failed download through', async () => {
     await expect(withTimeout(Promise.reject(new Error('chunk 404')), 1000)).rejects.toThrow('chunk 404');
+  });
+});
+
+describe('lazyPage', () => {
+  it('downloads a preloaded page once, its texts with it, and renders it', async () => {
+    const TitlePage = () => createElement('h1', null, i18n.t('login:login.title'));
+    const load = vi.fn(() => Promise.resolve({ TitlePage }));
+    const Page = lazyPage(load, 'TitlePage', 'login');
+    Page.preload();
+    Page.preload();
+    await act(async () => {
+      render(createElement(Suspense, { fallback: null }, createElement(Page)));
+    });
+    expect((await screen.findByRole('heading')).textContent).toBe('Log in');
+    expect(load).toHaveBeenCalledTimes(1);
   });
 });

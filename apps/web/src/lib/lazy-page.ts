@@ -1,4 +1,6 @@
-import { lazy, type ComponentType } from 'react';
+import type { Namespace } from 'i18next';
+import { type ComponentType, lazy, type ReactNode } from 'react';
+import { i18n } from './i18n.ts';
 
 /** Spec section 8: a lazily loaded page that has not arrived after 120 s has failed. */
 export const PAGE_LOAD_TIMEOUT_MS = 120_000;
@@ -27,16 +29,29 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
+/** The props of a function component; never for anything else. */
+type PageProps<Page> = Page extends (props: infer Props) => ReactNode ? Props : never;
+
 /**
  * React.lazy for a named export, failing after PAGE_LOAD_TIMEOUT_MS; the route's error element
- * then shows the failure, as a stalled download would otherwise spin for ever.
+ * then shows the failure, as a stalled download would otherwise spin for ever. The translation
+ * namespaces the page needs are fetched alongside its code: the page would otherwise ask for them
+ * only once its code had arrived and rendered. `preload` starts the same download before the page
+ * is rendered (at start-up, while the common texts load).
  */
-export function lazyPage<Name extends string, Module extends Record<Name, ComponentType>>(
+export function lazyPage<Module, Name extends keyof Module & string>(
   load: () => Promise<Module>,
   name: Name,
+  namespaces: Namespace = [],
 ) {
-  return lazy(async () => {
-    const module = await withTimeout(load(), PAGE_LOAD_TIMEOUT_MS);
-    return { default: module[name] };
+  let loading: Promise<{ default: ComponentType<PageProps<Module[Name]>> }> | undefined;
+  const loadPage = () =>
+    (loading ??= withTimeout(
+      Promise.all([load(), i18n.loadNamespaces(namespaces)]),
+      PAGE_LOAD_TIMEOUT_MS,
+    ).then(([module]) => ({ default: module[name] as ComponentType<PageProps<Module[Name]>> })));
+  return Object.assign(lazy(loadPage), {
+    // A failure is the page's to show once it renders.
+    preload: () => void loadPage().catch(() => undefined),
   });
 }

@@ -1,22 +1,24 @@
 import { LANGUAGES, type Language } from '@skyway/shared/languages';
 import { describe, expect, it } from 'vitest';
-import type { LegalDocument, LegalSection } from './components/legal-page.tsx';
+import type { LegalSection } from './components/legal-page.tsx';
+import { type LegalDocument, legalNamespace } from './documents.ts';
 
-interface LegalTexts {
-  [document: string]: unknown;
-}
-
-const files = import.meta.glob<LegalTexts>('../../locales/*/legal.json', { eager: true, import: 'default' });
+// The shared texts (legal.json) and each document's own (legal-privacy.json…).
+const files = import.meta.glob<unknown>('../../locales/*/legal*.json', { eager: true, import: 'default' });
 const DOCUMENTS: LegalDocument[] = ['privacy', 'service', 'use'];
 
-function texts(language: Language): LegalTexts {
-  const file = files[`../../locales/${language}/legal.json`];
-  if (!file) throw new Error(`no legal.json for ${language}`);
-  return file;
+/** Every legal file of the language, by namespace. */
+function texts(language: Language): Record<string, unknown> {
+  const prefix = `../../locales/${language}/`;
+  const mine = Object.entries(files).filter(([path]) => path.startsWith(prefix));
+  if (mine.length !== DOCUMENTS.length + 1) throw new Error(`legal files missing for ${language}`);
+  return Object.fromEntries(
+    mine.map(([path, content]) => [path.slice(prefix.length, -'.json'.length), content]),
+  );
 }
 
 function document(language: Language, name: LegalDocument) {
-  return texts(language)[name] as { updated: string; sections: LegalSection[] };
+  return texts(language)[legalNamespace(name)] as { updated: string; sections: LegalSection[] };
 }
 
 function section(language: Language, name: LegalDocument, id: string): string {

@@ -3,9 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { useSiteConf } from '../../../lib/site-conf.ts';
+import { type LegalDocument, legalNamespace } from '../documents.ts';
 import './legal-page.css';
-
-export type LegalDocument = 'privacy' | 'service' | 'use';
 
 /** One section of a legal text in legal.json; `id` is the same in every language. */
 export interface LegalSection {
@@ -75,19 +74,20 @@ function useScrollToHash(confLoaded: boolean): void {
 /** One of the three legal texts, in the current language, naming the support address from config. */
 export function LegalPage({ document }: { document: LegalDocument }) {
   const { t } = useTranslation(['legal', 'common']);
+  const { t: text } = useTranslation(legalNamespace(document));
   const { data: conf } = useSiteConf();
   const email = conf?.support_email ?? '';
   const site = conf?.site_name || t('common:brand');
-  const title = t(`${document}.title`);
-  usePageMeta(title, t(`${document}.description`, { site }));
+  const title = text('title');
+  usePageMeta(title, text('description', { site }));
   useScrollToHash(conf !== undefined);
 
-  const sections: LegalSection[] = t(`${document}.sections`, {
+  const sections: LegalSection[] = text('sections', {
     returnObjects: true,
     email: EMAIL_SLOT,
     site,
   });
-  const updated = t(`${document}.updated`);
+  const updated = text('updated');
   const tocId = `${document}-toc`;
   const emailLink = <EmailLink email={email} />;
 
@@ -103,7 +103,7 @@ export function LegalPage({ document }: { document: LegalDocument }) {
             <time dateTime={updated}>{updated}</time>,
           )}
         </p>
-        <p className="legal__intro">{t(`${document}.intro`, { site })}</p>
+        <p className="legal__intro">{text('intro', { site })}</p>
       </header>
 
       <nav className="legal__toc" aria-labelledby={tocId}>

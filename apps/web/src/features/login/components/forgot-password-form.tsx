@@ -1,16 +1,12 @@
-import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { MESSAGE_SECONDS, showSuccess } from '../../../lib/toast.ts';
 import { resetPassword } from '../api/reset-password.ts';
-import { CodeAndPasswordFields } from './code-and-password-fields.tsx';
+import {
+  CodeAndPasswordFields,
+  type CodeAndPasswordValues,
+  useCodeAndPasswordForm,
+} from './code-and-password-fields.tsx';
 import { ModeForm } from './mode-form.tsx';
-
-interface ForgotValues {
-  email: string;
-  email_code: string;
-  password: string;
-  confirm: string;
-}
 
 interface Props {
   initialEmail: string;
@@ -22,9 +18,9 @@ interface Props {
 /** Forgotten password: e-mail, code, new password twice. */
 export function ForgotPasswordForm({ initialEmail, onEmailChange, onDone }: Props) {
   const { t } = useTranslation('login');
-  const [form] = Form.useForm<ForgotValues>();
+  const form = useCodeAndPasswordForm('forgot-password', initialEmail);
 
-  async function submit({ email, email_code, password }: ForgotValues) {
+  async function submit({ email, email_code, password }: CodeAndPasswordValues) {
     const address = email.trim();
     showSuccess(
       await resetPassword({ email: address, email_code: email_code.trim(), password }),
@@ -37,7 +33,6 @@ export function ForgotPasswordForm({ initialEmail, onEmailChange, onDone }: Prop
     <ModeForm
       form={form}
       name="forgot-password"
-      initialEmail={initialEmail}
       onEmailChange={onEmailChange}
       submitLabel={t('forgot.submit')}
       submit={submit}

@@ -1,11 +1,12 @@
-import { Button, Form, Input } from 'antd';
 import type { LoginRequest } from '@skyway/shared/accounts';
 import { useTranslation } from 'react-i18next';
 import { openPage } from '../../../lib/page.ts';
 import { saveSessionForNextPage } from '../../../lib/session.ts';
 import { login } from '../api/login.ts';
 import { ModeForm } from './mode-form.tsx';
+import { PasswordField, TextField } from './text-field.tsx';
 import { useFieldRules } from './use-field-rules.ts';
+import { useFormFields } from './use-form-fields.ts';
 
 interface Props {
   initialEmail: string;
@@ -16,8 +17,12 @@ interface Props {
 /** Sign-in: e-mail and password; success opens the console (spec section 4). */
 export function LoginForm({ initialEmail, onEmailChange, onForgotPassword }: Props) {
   const { t } = useTranslation('login');
-  const [form] = Form.useForm<LoginRequest>();
   const rules = useFieldRules();
+  const form = useFormFields<LoginRequest>({
+    name: 'login',
+    initialValues: { email: initialEmail, password: '' },
+    checks: { email: rules.email, password: rules.currentPassword },
+  });
 
   async function submit({ email, password }: LoginRequest) {
     saveSessionForNextPage(await login({ email: email.trim(), password }));
@@ -28,21 +33,26 @@ export function LoginForm({ initialEmail, onEmailChange, onForgotPassword }: Pro
     <ModeForm
       form={form}
       name="login"
-      initialEmail={initialEmail}
       onEmailChange={onEmailChange}
       submitLabel={t('login.submit')}
       submit={submit}
     >
-      <Form.Item name="email" label={t('fields.email')} rules={rules.email}>
-        <Input type="email" autoComplete="username" inputMode="email" />
-      </Form.Item>
-      <Form.Item name="password" label={t('fields.password')} rules={rules.currentPassword}>
-        <Input.Password autoComplete="current-password" />
-      </Form.Item>
+      <TextField
+        {...form.bind('email')}
+        label={t('fields.email')}
+        type="email"
+        autoComplete="username"
+        inputMode="email"
+      />
+      <PasswordField
+        {...form.bind('password')}
+        label={t('fields.password')}
+        autoComplete="current-password"
+      />
       <div className="login__forgot">
-        <Button type="link" onClick={onForgotPassword}>
+        <button type="button" className="login__forgot-button" onClick={onForgotPassword}>
           {t('login.forgot')}
-        </Button>
+        </button>
       </div>
     </ModeForm>
   );

@@ -84,6 +84,18 @@ describe('LoginPage, sign-in mode', () => {
     expect(screen.getByRole('button', { name: 'Forgot password?' })).toBeTruthy();
   });
 
+  it('shows the typed password on request, and hides it again', async () => {
+    await renderAt('/login');
+    type('Password', 'secret-pass');
+    const reveal = screen.getByRole('button', { name: 'Show password' });
+    fireEvent.click(reveal);
+    expect(field('Password').getAttribute('type')).toBe('text');
+    expect(reveal.getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(reveal);
+    expect(field('Password').getAttribute('type')).toBe('password');
+    expect((field('Password') as HTMLInputElement).value).toBe('secret-pass');
+  });
+
   it('checks each field when it is left', async () => {
     await renderAt('/login');
     typeAndLeave('Email', '');
@@ -162,6 +174,16 @@ describe('LoginPage, registration mode', () => {
     typeAndLeave('Confirm password', 'long-enougH');
     expect(await screen.findByText('The two passwords do not match')).toBeTruthy();
     typeAndLeave('Confirm password', 'long-enough');
+    await waitFor(() => expect(screen.queryByText('The two passwords do not match')).toBeNull());
+  });
+
+  it('checks a confirmation again when the password it follows changes', async () => {
+    await renderAt('/login?formType=regist');
+    typeAndLeave('Password', 'long-enough');
+    typeAndLeave('Confirm password', 'long-enough');
+    type('Password', 'long-enough-2');
+    expect(await screen.findByText('The two passwords do not match')).toBeTruthy();
+    type('Password', 'long-enough');
     await waitFor(() => expect(screen.queryByText('The two passwords do not match')).toBeNull());
   });
 

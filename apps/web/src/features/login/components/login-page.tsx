@@ -1,8 +1,6 @@
 import { useState } from 'react';
-import { Card, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { AntdProvider } from '../../../components/antd-provider.tsx';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { ForgotPasswordForm } from './forgot-password-form.tsx';
 import { LoginForm } from './login-form.tsx';
@@ -22,7 +20,8 @@ export function loginMode(params: URLSearchParams): LoginMode {
   return 'login';
 }
 
-function LoginCard() {
+/** Sign-in, registration and the password reset, hand-made (no antd) like the other public pages. */
+export function LoginPage() {
   const { t } = useTranslation('login');
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -37,10 +36,8 @@ function LoginCard() {
 
   return (
     <div className="login">
-      <Card className="login__card" data-mode={mode}>
-        <Typography.Title level={1} className="login__title">
-          {title}
-        </Typography.Title>
+      <div className="login__card" data-mode={mode}>
+        <h1 className="login__title">{title}</h1>
         {mode === 'login' && (
           <LoginForm
             key={mode}
@@ -63,22 +60,14 @@ function LoginCard() {
             }}
           />
         )}
-        <Typography.Paragraph className="login__switch">
+        <p className="login__switch">
           {mode === 'login' ? (
             <Link to="/login?formType=regist">{t('login.toRegister')}</Link>
           ) : (
             <Link to="/login">{t(`${mode}.toLogin`)}</Link>
           )}
-        </Typography.Paragraph>
-      </Card>
+        </p>
+      </div>
     </div>
-  );
-}
-
-export function LoginPage() {
-  return (
-    <AntdProvider>
-      <LoginCard />
-    </AntdProvider>
   );
 }

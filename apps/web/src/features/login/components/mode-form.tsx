@@ -1,17 +1,24 @@
-import { type ReactNode, useState } from 'react';
-import { Alert, Button, Form, type FormInstance } from 'antd';
+import { type ChangeEvent, type ReactNode, useState } from 'react';
 import { FormCallContext, useFormFailure } from './form-failure.ts';
+import type { FormFields } from './use-form-fields.ts';
 
 interface Props<T extends { email: string }> {
-  form: FormInstance<T>;
+  form: FormFields<T>;
   name: string;
-  /** The address typed in another mode, kept when the visitor switches modes. */
-  initialEmail: string;
   onEmailChange: (email: string) => void;
   submitLabel: string;
   /** Sends the checked values; a rejection has been toasted by the api client already. */
   submit: (values: T) => Promise<void>;
   children: ReactNode;
+}
+
+function ErrorIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+      <circle cx="12" cy="12" r="10" fill="currentColor" />
+      <path d="M8.5 8.5l7 7M15.5 8.5l-7 7" stroke="#fff" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
 }
 
 /**
@@ -21,7 +28,7 @@ interface Props<T extends { email: string }> {
  * button) is also shown above the button until the visitor edits a field.
  */
 export function ModeForm<T extends { email: string }>(props: Props<T>) {
-  const { form, name, initialEmail, onEmailChange, submitLabel, submit, children } = props;
+  const { form, name, onEmailChange, submitLabel, submit, children } = props;
   const [pending, setPending] = useState(false);
   const { failure, run, clear } = useFormFailure();
 
@@ -34,30 +41,45 @@ export function ModeForm<T extends { email: string }>(props: Props<T>) {
     }
   }
 
+  // Every field's change bubbles here: an edit clears the failure, and the address is shared.
+  function onChange(event: ChangeEvent<HTMLFormElement>) {
+    clear();
+    const field: EventTarget = event.target;
+    if (field instanceof HTMLInputElement && field.name === 'email') onEmailChange(field.value);
+  }
+
   return (
     <FormCallContext value={run}>
-      <Form
-        form={form}
+      <form
         name={name}
-        layout="vertical"
-        requiredMark={false}
-        validateTrigger="onBlur"
-        initialValues={{ email: initialEmail }}
-        onValuesChange={(changed: Partial<T>) => {
-          clear();
-          if (changed.email !== undefined) onEmailChange(changed.email);
+        className="login__form"
+        // The fields' own checks speak the site's language; the browser's would not.
+        noValidate
+        onChange={onChange}
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (pending) return;
+          const values = form.check();
+          if (values) void finish(values);
         }}
-        onFinish={(values) => void finish(values)}
       >
         {children}
-        {/* antd's Alert has role="alert": a screen reader reads the failure out as it appears. */}
+        {/* role="alert": a screen reader reads the failure out as it appears. */}
         {failure && (
-          <Alert key={failure.key} className="login__failure" type="error" showIcon title={failure.text} />
+          <div key={failure.key} className="login__failure" role="alert">
+            <ErrorIcon />
+            <span>{failure.text}</span>
+          </div>
         )}
-        <Button type="primary" htmlType="submit" block loading={pending}>
+        <button
+          type="submit"
+          className={pending ? 'btn btn--primary btn--block btn--loading' : 'btn btn--primary btn--block'}
+          aria-busy={pending || undefined}
+        >
+          {pending && <span className="btn__spinner" aria-hidden="true" />}
           {submitLabel}
-        </Button>
-      </Form>
+        </button>
+      </form>
     </FormCallContext>
   );
 }

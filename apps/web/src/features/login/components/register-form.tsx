@@ -1,17 +1,13 @@
-import { Form } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { openPage } from '../../../lib/page.ts';
 import { saveSessionForNextPage } from '../../../lib/session.ts';
 import { register } from '../api/register.ts';
-import { CodeAndPasswordFields } from './code-and-password-fields.tsx';
+import {
+  CodeAndPasswordFields,
+  type CodeAndPasswordValues,
+  useCodeAndPasswordForm,
+} from './code-and-password-fields.tsx';
 import { ModeForm } from './mode-form.tsx';
-
-interface RegisterValues {
-  email: string;
-  email_code: string;
-  password: string;
-  confirm: string;
-}
 
 interface Props {
   initialEmail: string;
@@ -23,9 +19,9 @@ interface Props {
 /** Registration: e-mail, code, password twice; success signs in and opens the console. */
 export function RegisterForm({ initialEmail, onEmailChange, inviteCode }: Props) {
   const { t } = useTranslation('login');
-  const [form] = Form.useForm<RegisterValues>();
+  const form = useCodeAndPasswordForm('register', initialEmail);
 
-  async function submit({ email, email_code, password }: RegisterValues) {
+  async function submit({ email, email_code, password }: CodeAndPasswordValues) {
     const user = await register({
       email: email.trim(),
       email_code: email_code.trim(),
@@ -40,7 +36,6 @@ export function RegisterForm({ initialEmail, onEmailChange, inviteCode }: Props)
     <ModeForm
       form={form}
       name="register"
-      initialEmail={initialEmail}
       onEmailChange={onEmailChange}
       submitLabel={t('register.submit')}
       submit={submit}
@@ -52,11 +47,12 @@ export function RegisterForm({ initialEmail, onEmailChange, inviteCode }: Props)
         confirmLabel={t('fields.confirm')}
       />
       {inviteCode && (
-        <Form.Item label={t('fields.inviteCode')}>
+        <div className="login-field">
+          <div className="login-field__label">{t('fields.inviteCode')}</div>
           <span className="login__invite" data-invite-code={inviteCode}>
             {inviteCode}
           </span>
-        </Form.Item>
+        </div>
       )}
     </ModeForm>
   );
