@@ -120,7 +120,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('onClose', async () => {
     // Not for ever: a message whose delivery is cut short stays leased, and any instance's mail job
     // sends it once the lease runs out.
-    await Promise.race([mailer.idle(), delay(config.shutdownTimeoutMs / 2, undefined, { ref: false })]);
+    await Promise.race([mailer.close(), delay(config.shutdownTimeoutMs / 2, undefined, { ref: false })]);
     redis?.disconnect();
     if (!options.database) {
       await database.close();

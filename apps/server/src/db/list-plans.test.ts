@@ -1,6 +1,11 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  clearCancelledWarnings,
+  markNewlyInactive,
+  revokeWarnedAccounts,
+} from '../jobs/inactive-accounts-repository.ts';
 import { invitationSummary, invitedPage } from '../modules/invitations/repository.ts';
 import { userOrdersPage } from '../modules/orders/repository.ts';
 import {
@@ -22,6 +27,8 @@ const DATA = { accounts: 200_000, invitees: 10_000, orders: 5_000 };
 const SEEDED_TABLES = ['users', 'invite_rewards', 'orders'];
 const SIZE = 10;
 const DEEP_PAGE = 500;
+/** A time at which no seeded account is due a warning: the inactive-accounts job's usual run. */
+const NOBODY_INACTIVE = new Date('2024-02-01T00:00:00Z');
 
 interface PlanNode {
   'Node Type': string;
@@ -87,6 +94,18 @@ describe.runIf(testDatabaseKind === 'postgres')('the lists at scale', () => {
       { name: `the order list, page ${number}`, call: (db: Database) => ownOrders(db, number) },
     ]),
     { name: "the invitation list's summary", call: (db: Database) => invitationSummary(db, owner) },
+    {
+      name: "the inactive-accounts job's batch of warnings",
+      call: (db: Database) => markNewlyInactive(db, NOBODY_INACTIVE, 1000),
+    },
+    {
+      name: "the inactive-accounts job's cancelled warnings",
+      call: (db: Database) => clearCancelledWarnings(db, NOBODY_INACTIVE),
+    },
+    {
+      name: "the inactive-accounts job's revocations",
+      call: (db: Database) => revokeWarnedAccounts(db, NOBODY_INACTIVE),
+    },
   ];
 
   for (const { name, call } of calls) {

@@ -30,12 +30,15 @@ const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * 
 // An explicit cast, because a bare parameter inside greatest() leaves its type to the driver.
 const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
+/** The later of the latest sign-in and creation: the start of a spell without sign-in. */
+const inactiveSince = sql`greatest(${users.lastLoginAt}, ${users.createdAt})`;
+
 /** No sign-in for three months (an account never signed in counts from its creation), no access, not revoked. */
 function qualifies(now: Date): SQL {
   const cutoff = daysBefore(now, INACTIVE_AFTER_DAYS);
   return and(
     isNull(users.revokedAt),
-    sql`greatest(${users.lastLoginAt}, ${users.createdAt}) < ${timestamp(cutoff)}`,
+    sql`${inactiveSince} < ${timestamp(cutoff)}`,
     or(isNull(users.expireAt), lte(users.expireAt, now)),
   ) as SQL;
 }
@@ -102,6 +105,8 @@ export async function revokeWarnedAccounts(tx: Database, now: Date): Promise<num
     .set({ revokedAt: now })
     .where(
       and(
+        // Implied by a delivered warning, and said so that the index of warned accounts serves.
+        isNotNull(users.inactiveWarnedAt),
         qualifies(now),
         not(signedInSinceWarning),
         warningDeliveredBy(tx, daysBefore(now, REVOKE_AFTER_WARNING_DAYS)),
@@ -117,19 +122,30 @@ export interface WarnedAccount {
   language: string;
 }
 
-/** The WHERE re-checks `inactive_warned_at is null` under the row lock, so an account is warned once. */
-export async function markNewlyInactive(tx: Database, now: Date): Promise<WarnedAccount[]> {
+/**
+ * Marks up to `limit` qualifying accounts not yet warned, longest inactive first, and returns them.
+ * SKIP LOCKED passes over rows another transaction holds, and `= any(array(…))` runs the subquery
+ * once: PostgreSQL may run an `in (…)` subquery more than once, and each run would mark `limit` more.
+ */
+export async function markNewlyInactive(tx: Database, now: Date, limit: number): Promise<WarnedAccount[]> {
+  const batch = tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(qualifies(now), isNull(users.inactiveWarnedAt)))
+    .orderBy(inactiveSince, users.id)
+    .limit(limit)
+    .for('update', { skipLocked: true });
   return tx
     .update(users)
     .set({ inactiveWarnedAt: now })
-    .where(and(qualifies(now), isNull(users.inactiveWarnedAt)))
+    .where(sql`${users.id} = any(array(${batch}))`)
     .returning({ id: users.id, email: users.email, language: users.language });
 }
 
-/** Takes a warning back when its mail could not be written, so the next run warns again. */
-export async function unmarkWarned(db: Database, id: string, warnedAt: Date): Promise<void> {
+/** Takes warnings back when their mail could not be written, so the next run warns again. */
+export async function unmarkWarned(db: Database, ids: string[], warnedAt: Date): Promise<void> {
   await db
     .update(users)
     .set({ inactiveWarnedAt: null })
-    .where(and(eq(users.id, id), eq(users.inactiveWarnedAt, warnedAt)));
+    .where(and(inArray(users.id, ids), eq(users.inactiveWarnedAt, warnedAt)));
 }

@@ -226,9 +226,63 @@ describe('the inactive-accounts job', () => {
     expect(row?.lastResult).toEqual({ warned: 0, revoked: 1, cleared: 0, unmailed: 0, skipped: false });
   });
 
+  it('warns more accounts than a batch holds a batch at a time, longest inactive first, each once', async () => {
+    const inactive: UserRow[] = [];
+    for (let days = 200; days < 225; days++) inactive.push(await account({ createdDaysAgo: days }));
+    const batches: string[][] = [];
+    const counting: Pick<Mailer, 'sendBatch'> = {
+      sendBatch: (messages) => {
+        batches.push(messages.map((message) => message.to));
+        return mailer.sendBatch(messages);
+      },
+    };
+    clock = T0;
+    expect(
+      await runInactiveAccounts({ db: database.db, mailer: counting, now: T0, batchSize: 10 }),
+    ).toMatchObject({ warned: 25, unmailed: 0 });
+    await mailer.idle();
+
+    // Each batch holds the longest inactive of those left, in whatever order it was marked.
+    const longestFirst = [...inactive].reverse().map((user) => user.email);
+    expect(batches.map((batch) => [...batch].sort())).toEqual(
+      [0, 10, 20].map((start) => longestFirst.slice(start, start + 10).sort()),
+    );
+    for (const user of inactive) {
+      expect((await reload(user)).inactiveWarnedAt).toEqual(T0);
+      expect(await warningsTo(user.email)).toMatchObject([{ status: 'logged', userId: user.id }]);
+    }
+    expect(await run(daysAfter(T0, 1))).toMatchObject({ warned: 0 });
+  });
+
+  it('takes back only the batch whose mails could not be written, and the next run warns it', async () => {
+    const inactive: UserRow[] = [];
+    for (let days = 200; days < 225; days++) inactive.push(await account({ createdDaysAgo: days }));
+    let calls = 0;
+    const failingSecond: Pick<Mailer, 'sendBatch'> = {
+      sendBatch: (messages) => {
+        calls += 1;
+        return calls === 2 ? Promise.reject(new Error('outbox down')) : mailer.sendBatch(messages);
+      },
+    };
+    clock = T0;
+    expect(
+      await runInactiveAccounts({ db: database.db, mailer: failingSecond, now: T0, batchSize: 10 }),
+    ).toMatchObject({ warned: 10, unmailed: 10 });
+    // The run stops there: the same accounts would only fail again.
+    expect(calls).toBe(2);
+    await mailer.idle();
+    const marked = async () =>
+      (await Promise.all(inactive.map(reload))).filter((user) => user.inactiveWarnedAt !== null).length;
+    expect(await marked()).toBe(10);
+
+    expect(await run(daysAfter(T0, 1))).toMatchObject({ warned: 15, unmailed: 0 });
+    expect(await marked()).toBe(25);
+    for (const user of inactive) expect(await warningsTo(user.email)).toHaveLength(1);
+  });
+
   it('takes the warning back when its mail cannot be written, so the next run warns again', async () => {
     const unlucky = await account({ createdDaysAgo: 200 });
-    const broken: Pick<Mailer, 'send'> = { send: () => Promise.reject(new Error('outbox down')) };
+    const broken: Pick<Mailer, 'sendBatch'> = { sendBatch: () => Promise.reject(new Error('outbox down')) };
     expect(await runInactiveAccounts({ db: database.db, mailer: broken, now: T0 })).toMatchObject({
       warned: 0,
       unmailed: 1,
@@ -269,6 +323,23 @@ describe.runIf(testDatabaseKind === 'postgres')('the inactive-accounts job on se
     const mails = await first.db.select().from(mailOutbox);
     expect(mails).toHaveLength(inactive.length);
     expect(new Set(mails.map((mail) => mail.to)).size).toBe(inactive.length);
+  });
+
+  it('warns each account once when two instances take batches by turns', async () => {
+    await first.db.delete(mailOutbox);
+    await first.db.delete(users);
+    const inactive = await Promise.all(
+      Array.from({ length: 60 }, () => account({ createdDaysAgo: 200 }, first.db)),
+    );
+    const results = await Promise.all(
+      [first, second].map((instance) =>
+        runInactiveAccounts({ db: instance.db, mailer: newMailer(instance.db), now: T0, batchSize: 7 }),
+      ),
+    );
+    expect(results.reduce((sum, result) => sum + result.warned, 0)).toBe(inactive.length);
+    const mails = await first.db.select().from(mailOutbox);
+    expect(mails).toHaveLength(inactive.length);
+    expect(new Set(mails.map((mail) => mail.userId)).size).toBe(inactive.length);
   });
 
   it('does nothing, and says so, while another instance holds the lock', async () => {

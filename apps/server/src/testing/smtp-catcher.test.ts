@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { createTransport } from 'nodemailer';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { codeIn, type SmtpCatcher, startSmtpCatcher } from './smtp-catcher.ts';
 
 let catcher: SmtpCatcher;
@@ -64,10 +64,61 @@ describe('the test SMTP server', () => {
     ).toThrow(/no 6-digit code/);
   });
 
-  it('forgets everything on clear()', async () => {
+  it('forgets everything on clear(), but still counts what it received', async () => {
     expect(catcher.messages.length).toBeGreaterThan(0);
+    const received = catcher.received();
+    expect(received).toBe(catcher.messages.length);
     catcher.clear();
     expect(catcher.messages).toEqual([]);
+    expect(catcher.received()).toBe(received);
+  });
+
+  it('with keep: false, counts messages without keeping them', async () => {
+    const counting = await startSmtpCatcher(0, { keep: false });
+    try {
+      const smtp = createTransport(counting.url);
+      for (const to of ['a@example.com', 'b@example.com']) {
+        await smtp.sendMail({ from: 'x@example.com', to, subject: 's', text: 't' });
+      }
+      expect(counting.received()).toBe(2);
+      expect(counting.messages).toEqual([]);
+    } finally {
+      await counting.close();
+    }
+  });
+
+  it('counts the connections open now, the most that were open at once, and all it accepted', async () => {
+    const counted = await startSmtpCatcher();
+    const pooled = createTransport({ url: counted.url, pool: true, maxConnections: 3 });
+    try {
+      const to = Array.from({ length: 9 }, (_, i) => `pooled${i}@example.com`);
+      await Promise.all(
+        to.map((address) => pooled.sendMail({ from: 'x@example.com', to: address, text: 't' })),
+      );
+      expect(counted.received()).toBe(to.length);
+      expect(counted.connections()).toEqual({ open: 3, mostAtOnce: 3, total: 3 });
+      pooled.close();
+      await vi.waitFor(() => expect(counted.connections().open).toBe(0));
+      await createTransport(counted.url).sendMail({
+        from: 'x@example.com',
+        to: 'one@example.com',
+        text: 't',
+      });
+      expect(counted.connections()).toMatchObject({ mostAtOnce: 3, total: 4 });
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('closes at once when clients have left, and soon while a pooled client keeps its connection', async () => {
+    const idle = await startSmtpCatcher();
+    const pooled = createTransport({ url: idle.url, pool: true });
+    await pooled.sendMail({ from: 'x@example.com', to: 'kept@example.com', text: 't' });
+    expect(idle.connections().open).toBe(1);
+    const started = performance.now();
+    await idle.close();
+    expect(performance.now() - started).toBeLessThan(1000);
+    pooled.close();
   });
 
   it('listens on a given port', async () => {

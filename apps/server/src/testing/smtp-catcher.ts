@@ -2,8 +2,9 @@ import { type AddressObject, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 
 /**
- * A real SMTP server on 127.0.0.1 that keeps every message it receives, for server tests and the
- * browser journeys (apps/web/e2e imports this file by relative path, so it must not import vitest).
+ * A real SMTP server on 127.0.0.1 that keeps every message it receives, for server tests, the
+ * browser journeys (apps/web/e2e imports this file by relative path, so it must not import vitest)
+ * and the benchmarks (which only count what arrives).
  */
 
 export interface CaughtMail {
@@ -17,7 +18,12 @@ export interface SmtpCatcher {
   port: number;
   /** Works as SMTP_URL: the query asks nodemailer to skip STARTTLS, which this server does not offer. */
   url: string;
+  /** Every message received, in order of arrival; always empty with `keep: false`. */
   messages: CaughtMail[];
+  /** How many messages it has received, kept or not (clear() does not reset it). */
+  received(): number;
+  /** Client connections open now, the most that were ever open at once, and how many it accepted. */
+  connections(): { open: number; mostAtOnce: number; total: number };
   /** The first message, already caught or still to come, that matches. */
   waitFor(predicate: (mail: CaughtMail) => boolean, timeoutMs?: number): Promise<CaughtMail>;
   clear(): void;
@@ -49,36 +55,67 @@ export function codeIn(mail: CaughtMail): string {
 export interface SmtpCatcherOptions {
   /** Recipients the server refuses (550 at RCPT TO), as a real server refuses an unknown mailbox. */
   refuse?: (recipient: string) => boolean;
+  /** False: messages are counted and dropped unread, so that a bench's many thousands take no memory. */
+  keep?: boolean;
 }
+
+/**
+ * How long close() lets clients end their connections before it ends them: a pooled client keeps
+ * its idle connections open for minutes.
+ */
+const CLOSE_TIMEOUT_MS = 100;
 
 export async function startSmtpCatcher(port = 0, options: SmtpCatcherOptions = {}): Promise<SmtpCatcher> {
   const messages: CaughtMail[] = [];
   const waiters = new Set<(mail: CaughtMail) => void>();
+  let received = 0;
+  let open = 0;
+  let mostAtOnce = 0;
+  let total = 0;
+
+  function caught(mail: CaughtMail): void {
+    messages.push(mail);
+    for (const waiter of waiters) waiter(mail);
+  }
 
   const server = new SMTPServer({
     // smtp-server's built-in certificate has expired, so STARTTLS would fail every delivery.
     disabledCommands: ['STARTTLS'],
     authOptional: true,
     logger: false,
+    closeTimeout: CLOSE_TIMEOUT_MS,
     onRcptTo(address, _session, callback) {
       if (!options.refuse?.(address.address)) return callback();
       callback(Object.assign(new Error(`no mailbox here: ${address.address}`), { responseCode: 550 }));
     },
     onData(stream, session, callback) {
+      if (options.keep === false) {
+        stream.on('end', () => {
+          received += 1;
+          callback();
+        });
+        stream.resume();
+        return;
+      }
       simpleParser(stream)
         .then((parsed) => {
-          const mail: CaughtMail = {
+          received += 1;
+          caught({
             to: recipients(session, parsed.to),
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
             html: parsed.html === false ? '' : parsed.html,
-          };
-          messages.push(mail);
-          for (const waiter of waiters) waiter(mail);
+          });
           callback();
         })
         .catch((error: unknown) => callback(error instanceof Error ? error : new Error(String(error))));
     },
+  });
+  server.server.on('connection', (socket) => {
+    open += 1;
+    total += 1;
+    mostAtOnce = Math.max(mostAtOnce, open);
+    socket.once('close', () => (open -= 1));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -114,6 +151,8 @@ export async function startSmtpCatcher(port = 0, options: SmtpCatcherOptions = {
     port: boundPort,
     url: `smtp://127.0.0.1:${boundPort}?ignoreTLS=true`,
     messages,
+    received: () => received,
+    connections: () => ({ open, mostAtOnce, total }),
     waitFor,
     clear: () => void messages.splice(0),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

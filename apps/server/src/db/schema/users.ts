@@ -46,6 +46,14 @@ export const users = pgTable(
       table.createdAt.desc().nullsFirst(),
       table.id.desc().nullsFirst(),
     ),
+    // The inactive-accounts job reads these two, not the whole table: the accounts it may warn,
+    // longest without a sign-in first, and those it warned, whose warning it cancels or carries out.
+    index('users_inactive_idx')
+      .on(sql`greatest(${table.lastLoginAt}, ${table.createdAt})`, table.id)
+      .where(sql`${table.revokedAt} is null and ${table.inactiveWarnedAt} is null`),
+    index('users_inactive_warned_idx')
+      .on(table.inactiveWarnedAt)
+      .where(sql`${table.revokedAt} is null and ${table.inactiveWarnedAt} is not null`),
   ],
 );
 

@@ -14,6 +14,7 @@ import {
   type MailMessage,
 } from './mailer.ts';
 import { mailBacklog } from './repository.ts';
+import { SMTP_POOL } from './transports.ts';
 
 const T0 = new Date('2025-06-01T00:00:00Z');
 const SECOND = 1000;
@@ -32,7 +33,7 @@ beforeAll(async () => {
   catcher = await startSmtpCatcher();
 });
 afterEach(async () => {
-  await Promise.all(mailers.splice(0).map((mailer) => mailer.idle()));
+  await Promise.all(mailers.splice(0).map((mailer) => mailer.close()));
   await Promise.all(servers.splice(0).map((server) => server.close()));
   await database.db.delete(mailOutbox);
   catcher.clear();
@@ -398,6 +399,79 @@ describe('the mail queue', () => {
     expect(row).toMatchObject({ status: 'expired', text: null, html: null, sentAt: null });
     expect(JSON.stringify(row)).not.toContain('424242');
     expect(back.messages).toEqual([]);
+  });
+});
+
+describe('lists of mail', () => {
+  const warnings = (count: number, prefix: string) =>
+    Array.from({ length: count }, (_, i) => warning(`${prefix}${i}@example.com`));
+
+  it('writes a list in one statement, then delivers each message once over a few pooled connections', async () => {
+    const server = await started(startSmtpCatcher());
+    const smtp = mailer(server.url);
+    const list = warnings(300, 'listed');
+    const insert = vi.spyOn(database.db, 'insert');
+    const execute = vi.spyOn(database.db, 'execute');
+    try {
+      await smtp.sendBatch(list);
+      expect(insert.mock.calls.length + execute.mock.calls.length).toBe(1);
+    } finally {
+      insert.mockRestore();
+      execute.mockRestore();
+    }
+    await smtp.idle();
+
+    expect(server.messages.map((mail) => mail.to).sort()).toEqual(list.map((mail) => mail.to).sort());
+    const rows = await database.db.select().from(mailOutbox);
+    expect(rows.filter((row) => row.status === 'sent')).toHaveLength(list.length);
+    const { mostAtOnce, total } = server.connections();
+    expect(mostAtOnce).toBeGreaterThan(1);
+    expect(mostAtOnce).toBeLessThanOrEqual(SMTP_POOL.maxConnections);
+    // Each connection carries up to maxMessages: a connection per message would make 300.
+    expect(total).toBeLessThanOrEqual(
+      2 * Math.ceil(list.length / SMTP_POOL.maxMessages) + SMTP_POOL.maxConnections,
+    );
+  });
+
+  it('writes a list longer than one statement could carry as a parameter per value', async () => {
+    const smtp = mailer(catcher.url);
+    // Withheld: written, never delivered, so that only the write is measured.
+    await smtp.sendBatch(warnings(6000, 'many').map((mail) => ({ ...mail, withhold: true })));
+    const rows = await database.db.select({ to: mailOutbox.to, status: mailOutbox.status }).from(mailOutbox);
+    expect(rows).toHaveLength(6000);
+    expect(new Set(rows.map((row) => row.status))).toEqual(new Set(['withheld']));
+  });
+
+  it('delivers a code mail sent while a long list waits before most of the list', async () => {
+    const server = await started(startSmtpCatcher());
+    const smtp = mailer(server.url);
+    const list = warnings(400, 'waiting');
+    await smtp.sendBatch(list);
+    await smtp.send(codeMail('urgent@example.com', '777777', new Date()));
+    await server.waitFor((mail) => mail.to === 'urgent@example.com');
+    const position = server.messages.findIndex((mail) => mail.to === 'urgent@example.com');
+    expect(position).toBeLessThan(list.length / 4);
+    await smtp.idle();
+    expect(server.received()).toBe(list.length + 1);
+  });
+
+  it('takes turns between runs, so that lists always leave a connection free for code mails', async () => {
+    const server = await started(startSmtpCatcher());
+    const smtp = mailer(server.url);
+    const lists = [warnings(40, 'first'), warnings(40, 'second'), warnings(40, 'third')];
+    await Promise.all([smtp.deliverDue(), ...lists.map((list) => smtp.sendBatch(list)), smtp.deliverDue()]);
+    await smtp.idle();
+    expect(server.received()).toBe(lists.flat().length);
+    expect(server.connections().mostAtOnce).toBeLessThan(SMTP_POOL.maxConnections);
+  });
+
+  it('close() waits for the queue, then ends the connections it kept open', async () => {
+    const server = await started(startSmtpCatcher());
+    const smtp = mailer(server.url);
+    await smtp.sendBatch(warnings(20, 'closing'));
+    await smtp.close();
+    expect(server.received()).toBe(20);
+    await vi.waitFor(() => expect(server.connections().open).toBe(0));
   });
 });
 

@@ -8,12 +8,15 @@ import {
   expireCodeMails,
   hasDueMail,
   insertOutboxMail,
+  insertOutboxMails,
+  type MailBody,
   makePendingDue,
+  type NewListedMail,
   recordDelivered,
   recordFailedAttempt,
 } from './repository.ts';
 import { type MailTemplate, renderMail } from './templates.ts';
-import { logTransport, type MailTransport, refusedByServer, smtpTransport } from './transports.ts';
+import { logTransport, type MailTransport, refusedByServer, SMTP_POOL, smtpTransport } from './transports.ts';
 
 export type { MailTemplate } from './templates.ts';
 
@@ -60,11 +63,22 @@ export interface Mailer {
    * so a reply's timing does not depend on mail, nor on whether a mail goes out at all.
    */
   send(message: MailMessage): Promise<void>;
-  /** One run of the retry job: delivers every due message, most urgent first. */
+  /**
+   * For jobs that mail many accounts: renders the messages and writes them in one statement, due
+   * now, then starts a delivery run in the background (see `deliverDue`). Never awaits SMTP.
+   */
+  sendBatch(messages: MailMessage[]): Promise<void>;
+  /**
+   * One run of the retry job: delivers every due message, most urgent first, a few at a time (it
+   * claims them from the outbox as it goes, so a queue of any length takes no more memory). Runs,
+   * this job's and those `sendBatch` starts, take turns.
+   */
   deliverDue(): Promise<MailRunResult>;
   state(): MailerState;
-  /** Resolves when every background delivery has finished (tests and shutdown). */
+  /** Resolves when every delivery under way, attempt or run, has finished (tests and shutdown). */
   idle(): Promise<void>;
+  /** Waits for idle(), then closes the SMTP connections (shutdown). */
+  close(): Promise<void>;
 }
 
 export interface MailerOptions {
@@ -86,6 +100,23 @@ const after = (date: Date, ms: number) => new Date(date.getTime() + ms);
 /** Lets the caller's reply go out before any delivery work (rendering MIME, logging) starts. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * How many messages a run has at SMTP at once: one fewer than the pool's connections, so that a
+ * code mail's own attempt always finds a connection, however long the queue.
+ */
+export const RUN_CONCURRENCY = SMTP_POOL.maxConnections - 1;
+
+/** Claimed rows in groups of one priority, most urgent first (the rows come sorted). */
+function byPriority(rows: MailOutboxRow[]): MailOutboxRow[][] {
+  const groups: MailOutboxRow[][] = [];
+  for (const row of rows) {
+    const last = groups.at(-1);
+    if (last?.[0]?.priority === row.priority) last.push(row);
+    else groups.push([row]);
+  }
+  return groups;
+}
+
 export function createMailer(options: MailerOptions): Mailer {
   const { db, log, observe } = options;
   const clock = options.now ?? (() => new Date());
@@ -94,6 +125,10 @@ export function createMailer(options: MailerOptions): Mailer {
     ? smtpTransport(options.smtpUrl, options.from, log)
     : logTransport(log);
   const inFlight = new Set<Promise<unknown>>();
+  // Settles when the latest delivery run has ended: runs never overlap in one instance.
+  let runsDone: Promise<unknown> = Promise.resolve();
+  // A run that sendBatch started and that still waits for its turn: it will find later batches too.
+  let runWaiting = false;
   let latestFailed = false;
   // Set when an attempt could not reach the server at all (not when it refused one message), and
   // cleared by the next success, which then makes every waiting message due.
@@ -156,11 +191,15 @@ export function createMailer(options: MailerOptions): Mailer {
     return outcome;
   }
 
-  function inBackground(work: Promise<unknown>): void {
-    const settled = work
-      .catch((error: unknown) => log.error({ err: error }, 'background mail delivery failed'))
-      .finally(() => inFlight.delete(settled));
+  /** idle() waits for the work until it settles. */
+  function track(work: Promise<unknown>): void {
+    const settled: Promise<unknown> = work.catch(() => undefined).finally(() => inFlight.delete(settled));
     inFlight.add(settled);
+  }
+
+  /** Work nobody awaits: tracked, and its failure logged, never thrown at anyone. */
+  function inBackground(work: Promise<unknown>): void {
+    track(work.catch((error: unknown) => log.error({ err: error }, 'background mail delivery failed')));
   }
 
   /** While the server was unreachable and nothing is due, asks it whether it is back (no message sent). */
@@ -174,51 +213,111 @@ export function createMailer(options: MailerOptions): Mailer {
     }
   }
 
+  const render = (message: MailMessage): MailBody =>
+    renderMail(message.template, message.language, message.params ?? {}, site);
+
+  /** The outbox row of a message, all but its body. */
+  function outboxFields(
+    message: MailMessage,
+    now: Date,
+    leaseUntil: Date | null,
+  ): Omit<NewListedMail, 'body'> {
+    return {
+      to: message.to,
+      template: message.template,
+      language: message.language,
+      userId: message.userId,
+      priority: MAIL_PRIORITY[message.template],
+      status: message.withhold === true ? 'withheld' : 'pending',
+      codeExpiresAt: message.codeExpiresAt,
+      createdAt: now,
+      leaseUntil,
+    };
+  }
+
+  async function deliveryRun(): Promise<MailRunResult> {
+    const result: MailRunResult = { sent: 0, retried: 0, failed: 0, expired: 0 };
+    const start = clock();
+    result.expired = await expireCodeMails(db, start);
+    if (serverUnreachable && !(await hasDueMail(db, start))) {
+      // Every waiting message may be deep in its backoff: without this, a server that came back
+      // would be noticed only when the next one is due.
+      if (!(await serverAnswers())) return result;
+      await serverIsBack(start);
+    }
+    for (;;) {
+      const now = clock();
+      // One failed connection a run while the server is away, however long the queue: one message
+      // finds out whether it is back, and the run widens once one gets through.
+      const limit = serverUnreachable ? 1 : RUN_CONCURRENCY;
+      const claimed = await claimDueMail(db, now, after(now, LEASE_MS), limit);
+      if (claimed.length === 0) break;
+      // A priority at a time: no message of this instance overtakes a more urgent one.
+      for (const rows of byPriority(claimed)) {
+        for (const outcome of await Promise.all(rows.map(attempt))) {
+          if (outcome === 'sent') result.sent += 1;
+          else if (outcome === 'retry') result.retried += 1;
+          else result.failed += 1;
+        }
+      }
+      if (serverUnreachable) break;
+    }
+    return result;
+  }
+
+  /** Starts `run` once every run queued before it has ended. */
+  function afterOtherRuns<T>(run: () => Promise<T>): Promise<T> {
+    const queued = runsDone.then(run);
+    runsDone = queued.catch(() => undefined);
+    return queued;
+  }
+
+  async function idle(): Promise<void> {
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+  }
+
   return {
     async send(message) {
       const now = clock();
-      const rendered = renderMail(message.template, message.language, message.params ?? {}, site);
       const withheld = message.withhold === true;
       const row = await insertOutboxMail(db, {
-        to: message.to,
-        template: message.template,
-        language: message.language,
-        subject: rendered.subject,
-        text: rendered.text,
-        html: rendered.html,
-        userId: message.userId,
-        priority: MAIL_PRIORITY[message.template],
-        status: withheld ? 'withheld' : 'pending',
-        codeExpiresAt: message.codeExpiresAt,
-        createdAt: now,
         // Claimed from birth by this instance for its immediate attempt, so the job leaves it alone.
-        leaseUntil: withheld ? null : after(now, LEASE_MS),
+        ...outboxFields(message, now, withheld ? null : after(now, LEASE_MS)),
+        ...render(message),
       });
       if (!withheld) inBackground(nextTurn().then(() => attempt(row)));
     },
 
-    async deliverDue() {
-      const result: MailRunResult = { sent: 0, retried: 0, failed: 0, expired: 0 };
-      const start = clock();
-      result.expired = await expireCodeMails(db, start);
-      if (serverUnreachable && !(await hasDueMail(db, start))) {
-        // Every waiting message may be deep in its backoff: without this, a server that came back
-        // would be noticed only when the next one is due.
-        if (!(await serverAnswers())) return result;
-        await serverIsBack(start);
-      }
-      for (;;) {
-        const now = clock();
-        const row = await claimDueMail(db, now, after(now, LEASE_MS));
-        if (!row) break;
-        const outcome = await attempt(row);
-        if (outcome === 'sent') result.sent += 1;
-        else if (outcome === 'retry') result.retried += 1;
-        else result.failed += 1;
-        // One failed connection a run while the server is away, however long the queue.
-        if (outcome !== 'sent' && serverUnreachable) break;
-      }
-      return result;
+    async sendBatch(messages) {
+      if (messages.length === 0) return;
+      const now = clock();
+      // Messages alike (a job's warning in one language) are rendered and written with one body.
+      const bodies: MailBody[] = [];
+      const bodyOf = new Map<string, number>();
+      const mails = messages.map((message) => {
+        const alike = `${message.template} ${message.language} ${JSON.stringify(message.params)}`;
+        let body = bodyOf.get(alike);
+        if (body === undefined) {
+          body = bodies.push(render(message)) - 1;
+          bodyOf.set(alike, body);
+        }
+        return Object.assign(outboxFields(message, now, null), { body });
+      });
+      await insertOutboxMails(db, bodies, mails);
+      if (runWaiting) return;
+      runWaiting = true;
+      inBackground(
+        afterOtherRuns(() => {
+          runWaiting = false;
+          return deliveryRun();
+        }),
+      );
+    },
+
+    deliverDue() {
+      const run = afterOtherRuns(deliveryRun);
+      track(run);
+      return run;
     },
 
     state() {
@@ -226,8 +325,11 @@ export function createMailer(options: MailerOptions): Mailer {
       return latestFailed ? 'degraded' : 'ok';
     },
 
-    async idle() {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    idle,
+
+    async close() {
+      await idle();
+      transport.close();
     },
   };
 }

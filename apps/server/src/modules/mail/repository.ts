@@ -2,13 +2,17 @@ import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { mailOutbox, type MailOutboxRow, type MailStatus } from '../../db/schema/index.ts';
 
-export interface NewOutboxMail {
-  to: string;
-  template: string;
-  language: string;
+/** A message's rendered content. */
+export interface MailBody {
   subject: string;
   text: string;
   html: string;
+}
+
+export interface NewOutboxMail extends MailBody {
+  to: string;
+  template: string;
+  language: string;
   userId?: string;
   priority: number;
   status: Extract<MailStatus, 'pending' | 'withheld'>;
@@ -27,35 +31,95 @@ export async function insertOutboxMail(db: Database, mail: NewOutboxMail): Promi
   return row;
 }
 
+/** A message of a list: its body is the list's body at this index. */
+export type NewListedMail = Omit<NewOutboxMail, keyof MailBody> & { body: number };
+
+/** What a listed message sets itself, under these names in its JSON record. */
+const LISTED_FIELDS = [
+  'to',
+  'template',
+  'language',
+  'userId',
+  'priority',
+  'status',
+  'codeExpiresAt',
+  'createdAt',
+  'leaseUntil',
+] as const satisfies readonly (keyof NewListedMail)[];
+
+const listedColumns = sql.join(
+  LISTED_FIELDS.map((field) => sql.identifier(mailOutbox[field].name)),
+  sql`, `,
+);
+const listedValues = sql.join(
+  LISTED_FIELDS.map((field) => sql`mail.${sql.identifier(field)}`),
+  sql`, `,
+);
+const listedRecord = sql.join(
+  LISTED_FIELDS.map((field) => sql`${sql.identifier(field)} ${sql.raw(mailOutbox[field].getSQLType())}`),
+  sql`, `,
+);
+
+/**
+ * Writes a list of messages in one statement, as two JSON parameters: the bodies, each once, and
+ * the messages as they are, each naming its body. A list's messages mostly share a body (a job's
+ * warning in one language), which is then sent, parsed and held once rather than a thousand times;
+ * and any number of messages fits (PostgreSQL takes at most 65,535 parameters).
+ */
+export async function insertOutboxMails(
+  db: Database,
+  bodies: MailBody[],
+  mails: NewListedMail[],
+): Promise<void> {
+  const column = (field: keyof MailOutboxRow) => sql.identifier(mailOutbox[field].name);
+  await db.execute(sql`
+    insert into ${mailOutbox} (${listedColumns}, ${column('nextAttemptAt')}, ${column('subject')},
+      ${column('text')}, ${column('html')})
+    select ${listedValues}, mail."createdAt", body.subject, body.text, body.html
+    from jsonb_to_recordset(${JSON.stringify(mails)}::jsonb) as mail(${listedRecord}, "body" int),
+      jsonb_to_record(${JSON.stringify(bodies)}::jsonb -> mail."body") as body(subject text, text text, html text)`);
+}
+
 const unleased = (now: Date) => or(isNull(mailOutbox.leaseUntil), lte(mailOutbox.leaseUntil, now));
+
+/** Most urgent first: by priority, then by due time. */
+const URGENCY = [asc(mailOutbox.priority), asc(mailOutbox.nextAttemptAt), asc(mailOutbox.createdAt)];
+const byUrgency = (a: MailOutboxRow, b: MailOutboxRow) =>
+  a.priority - b.priority ||
+  a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() ||
+  a.createdAt.getTime() - b.createdAt.getTime();
 
 /** Waiting, its next attempt come, and no instance attempting it. */
 const due = (now: Date) =>
   and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, now), unleased(now));
 
 /**
- * Claims the most urgent due message for one attempt, or none. SKIP LOCKED lets several instances
- * claim at once without waiting on each other, and the lease keeps every other claim off the row
- * until this attempt is recorded.
+ * Claims up to `limit` of the most urgent due messages for one attempt each, most urgent first.
+ * SKIP LOCKED lets several instances claim at once without waiting on each other, and the lease keeps
+ * every other claim off the rows until their attempts are recorded. `= any(array(…))` runs the
+ * subquery once: PostgreSQL may run an `in (…)` subquery more than once, and each run would claim
+ * `limit` more rows.
  */
 export async function claimDueMail(
   db: Database,
   now: Date,
   leaseUntil: Date,
-): Promise<MailOutboxRow | undefined> {
+  limit: number,
+): Promise<MailOutboxRow[]> {
   const next = db
     .select({ id: mailOutbox.id })
     .from(mailOutbox)
     .where(and(due(now), or(isNull(mailOutbox.codeExpiresAt), gt(mailOutbox.codeExpiresAt, now))))
-    .orderBy(asc(mailOutbox.priority), asc(mailOutbox.nextAttemptAt), asc(mailOutbox.createdAt))
-    .limit(1)
+    .orderBy(...URGENCY)
+    .limit(limit)
     .for('update', { skipLocked: true });
-  const [row] = await db
+  const rows = await db
     .update(mailOutbox)
     .set({ leaseUntil })
-    .where(inArray(mailOutbox.id, next))
+    .where(sql`${mailOutbox.id} = any(array(${next}))`)
     .returning();
-  return row;
+  // RETURNING follows no order.
+  return rows.sort(byUrgency);
 }
 
 /** The delivery is done: a code mail's body goes, so that no live code is kept in clear. */

@@ -9,6 +9,8 @@ export interface MailTransport {
   deliver(mail: MailOutboxRow): Promise<void>;
   /** Resolves when the server answers (connects, greets, logs in) without sending anything. */
   check(): Promise<void>;
+  /** Ends the connections it keeps open; a delivery under way finishes first. */
+  close(): void;
 }
 
 /**
@@ -17,13 +19,24 @@ export interface MailTransport {
  */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
+/** At most this many connections to the server at once, each reused for this many messages. */
+export const SMTP_POOL = { maxConnections: 5, maxMessages: 100 };
+
+/**
+ * Messages go over a pool of connections, so a queue of thousands opens at most `maxConnections`.
+ * nodemailer would put a message whose connection closed back in the pool's queue (5 times by
+ * default): the outbox retries with its own backoff and records every attempt, so a failure is
+ * handed back at once.
+ */
+const POOLED = { pool: true, ...SMTP_POOL, maxRequeues: 0 } as const;
+
 /**
  * `url` is `smtp://` or `smtps://`, handed to nodemailer as is. Its query string holds nodemailer's
  * own transport options, which is how a test server without working TLS is reached:
  * `smtp://127.0.0.1:2525?ignoreTLS=true`.
  */
 export function smtpTransport(url: string, from: string, log: FastifyBaseLogger): MailTransport {
-  const smtp = createTransport({ url, ...SMTP_TIMEOUTS });
+  const smtp = createTransport({ url, ...SMTP_TIMEOUTS, ...POOLED });
   return {
     delivered: 'sent',
     async deliver(mail) {
@@ -40,6 +53,9 @@ export function smtpTransport(url: string, from: string, log: FastifyBaseLogger)
     async check() {
       await smtp.verify();
     },
+    close() {
+      smtp.close();
+    },
   };
 }
 
@@ -54,6 +70,7 @@ export function logTransport(log: FastifyBaseLogger): MailTransport {
       );
     },
     async check() {},
+    close() {},
   };
 }
 

@@ -1,0 +1,2 @@
+CREATE INDEX "users_inactive_idx" ON "users" USING btree (greatest("last_login_at", "created_at"),"id") WHERE "users"."revoked_at" is null and "users"."inactive_warned_at" is null;--> statement-breakpoint
+CREATE INDEX "users_inactive_warned_idx" ON "users" USING btree ("inactive_warned_at") WHERE "users"."revoked_at" is null and "users"."inactive_warned_at" is not null;
