@@ -165,7 +165,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
 
   await app.register(siteRoutes, { config });
-  await app.register(userRoutes, { db });
+  await app.register(userRoutes);
   await app.register(accountRoutes, { db, mailer, counters });
   await app.register(invitationRoutes, { db });
   const provider = createPaymentProvider(config);

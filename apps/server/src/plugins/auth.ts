@@ -1,8 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database } from '../db/client.ts';
-import type { SessionRow, UserRow } from '../db/schema/index.ts';
-import { findLiveSession } from '../modules/sessions/repository.ts';
+import type { AccountEnds } from '../modules/access/repository.ts';
+import {
+  findLiveSession,
+  type LiveSession,
+  type SignedInSession,
+  type SignedInUser,
+} from '../modules/sessions/repository.ts';
 import { AppError } from './errors.ts';
 
 declare module 'fastify' {
@@ -14,8 +19,10 @@ declare module 'fastify' {
     auth?: 'required' | 'optional' | 'public';
   }
   interface FastifyRequest {
-    user: UserRow | null;
-    session: SessionRow | null;
+    user: SignedInUser | null;
+    session: SignedInSession | null;
+    /** The ends of the signed-in account's App Store period and free trial, read with its session. */
+    accountEnds: AccountEnds | null;
   }
 }
 
@@ -30,15 +37,17 @@ const notSignedIn = (token: string | undefined) =>
   new AppError(401, token ? 'session_expired' : 'not_signed_in');
 
 /** The signed-in user of a route declared `auth: 'required'`, or of an `optional` one that needs it. */
-export function signedIn(request: FastifyRequest): { user: UserRow; session: SessionRow } {
-  if (!request.user || !request.session) throw notSignedIn(tokenFromHeader(request.headers.authorization));
-  return { user: request.user, session: request.session };
+export function signedIn(request: FastifyRequest): LiveSession {
+  if (!request.user || !request.session || !request.accountEnds)
+    throw notSignedIn(tokenFromHeader(request.headers.authorization));
+  return { user: request.user, session: request.session, ends: request.accountEnds };
 }
 
 export const authPlugin = fp(
   async (app: FastifyInstance, options: { db: Database }) => {
     app.decorateRequest('user', null);
     app.decorateRequest('session', null);
+    app.decorateRequest('accountEnds', null);
 
     app.addHook('onRoute', (route) => {
       if (route.url.startsWith('/web/') && !route.config?.auth) {
@@ -57,6 +66,7 @@ export const authPlugin = fp(
       }
       request.user = found.user;
       request.session = found.session;
+      request.accountEnds = found.ends;
     });
   },
   { name: 'auth', dependencies: ['bodies', 'errors'] },

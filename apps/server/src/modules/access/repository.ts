@@ -3,7 +3,6 @@ import { fromUnixSeconds, toUnixSeconds } from '@skyway/shared/dates';
 import type { Entitlement } from '@skyway/shared/plans';
 import type { SubscribeType } from '@skyway/shared/user';
 import type { Database } from '../../db/client.ts';
-import { preparedStatement } from '../../db/prepared.ts';
 import { appStoreTransactions, expiryLedger, type UserRow, users } from '../../db/schema/index.ts';
 import { type AccessReason, entitlementOf, sameEntitlement } from './rules.ts';
 
@@ -97,32 +96,15 @@ export async function applyDueDowngrades(db: Database, now: Date): Promise<numbe
   });
 }
 
-const accountEndsStatement = preparedStatement((db) =>
-  db
-    .select({
-      // Raw SQL with aliases: inside one table's select Drizzle names columns without their table.
-      appStoreExpire: sql`(
-        select max(latest.expires_at) from (
-          select distinct on (t.original_transaction_id) t.expires_at
-          from app_store_subscriptions s
-          inner join app_store_transactions t on t.original_transaction_id = s.original_transaction_id
-          where s.user_id = users.id and t.revoked_at is null
-          order by t.original_transaction_id, t.purchased_at desc nulls last, t.expires_at desc nulls last
-        ) latest
-      )`.mapWith(appStoreTransactions.expiresAt),
-      trialEnd: sql`(
-        select l.to_expire_at from expiry_ledger l
-        where l.user_id = users.id and l.reason = 'trial'
-        order by l.created_at limit 1
-      )`.mapWith(expiryLedger.toExpireAt),
-    })
-    .from(users)
-    .where(eq(users.id, sql.placeholder('userId')))
-    .prepare('account_ends'),
-);
+/** Two ends `/web/user/info` shows beside the expiry; see `accountEndsColumns`. */
+export interface AccountEnds {
+  appStoreExpire: Date | null;
+  trialEnd: Date | null;
+}
 
 /**
- * Two ends `/web/user/info` shows beside the expiry, in one round trip:
+ * The account's two ends as columns of any select over `users`, so that the signed-in call's one
+ * query (the session lookup) brings them along instead of a round trip of their own:
  * - `appStoreExpire`, the end of the account's current App Store period: for each of its
  *   subscriptions the expiry of the latest transaction (by purchase date, so an upgrade's new period
  *   counts) that was not refunded or revoked, and the latest of those; a refund of the current
@@ -130,11 +112,22 @@ const accountEndsStatement = preparedStatement((db) =>
  *   may reach beyond the store's renewal date.
  * - `trialEnd`, when the access the free trial granted ends: the expiry its ledger row set (the
  *   trial adds to time the account already had); null when it was never claimed.
+ *
+ * Raw SQL with aliases: Drizzle names a column without its table inside some selects.
  */
-export async function accountEnds(
-  db: Database,
-  userId: string,
-): Promise<{ appStoreExpire: Date | null; trialEnd: Date | null }> {
-  const [row] = await accountEndsStatement(db).execute({ userId });
-  return { appStoreExpire: row?.appStoreExpire ?? null, trialEnd: row?.trialEnd ?? null };
-}
+export const accountEndsColumns = {
+  appStoreExpire: sql<Date | null>`(
+    select max(latest.expires_at) from (
+      select distinct on (t.original_transaction_id) t.expires_at
+      from app_store_subscriptions s
+      inner join app_store_transactions t on t.original_transaction_id = s.original_transaction_id
+      where s.user_id = users.id and t.revoked_at is null
+      order by t.original_transaction_id, t.purchased_at desc nulls last, t.expires_at desc nulls last
+    ) latest
+  )`.mapWith(appStoreTransactions.expiresAt),
+  trialEnd: sql<Date | null>`(
+    select l.to_expire_at from expiry_ledger l
+    where l.user_id = users.id and l.reason = 'trial'
+    order by l.created_at limit 1
+  )`.mapWith(expiryLedger.toExpireAt),
+};

@@ -15,10 +15,11 @@ import {
 import type { Counters } from '../limits/counters.ts';
 import type { MailMessage, Mailer } from '../mail/mailer.ts';
 import { inAccountTransaction } from '../access/access.ts';
-import { createSession, revokeUserSessions } from '../sessions/repository.ts';
+import { createSession, revokeUserSessions, type SignedInUser } from '../sessions/repository.ts';
 import { presentUser } from '../users/present.ts';
 import {
   createUser,
+  findPasswordHash,
   findUserByEmail,
   findUserByInviteCode,
   isEmailClash,
@@ -42,7 +43,7 @@ export const SIGN_IN_TRIES_PER_IP = 100;
 /** The count of failed sign-ins of an address: past the limit, the address answers like a wrong password. */
 const signInLockKey = (email: string) => `signin:address:${normalizeEmail(email)}`;
 
-const userLanguage = (user: UserRow): Language =>
+const userLanguage = (user: Pick<UserRow, 'language'>): Language =>
   isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE;
 
 async function openSession(db: Database, user: UserRow, language: Language, now: Date): Promise<SessionUser> {
@@ -62,7 +63,7 @@ interface CodeRequest {
   language: Language;
   now: Date;
   /** The caller's user: always there for the change-email scene (the route requires a live session). */
-  signedIn: UserRow | null;
+  signedIn: SignedInUser | null;
 }
 
 /** Stands for the code in a withheld code mail: as long as a code, so that its row is as long too. */
@@ -207,13 +208,14 @@ export async function resetPassword(
 
 export async function changePassword(
   deps: AccountDeps,
-  request: { user: UserRow; sessionId: string; oldPassword: string; newPassword: string; now: Date },
+  request: { user: SignedInUser; sessionId: string; oldPassword: string; newPassword: string; now: Date },
 ): Promise<void> {
   const { db, mailer, counters } = deps;
   const tries = await counters.hit(`password:user:${request.user.id}`, 15 * 60);
   if (tries.count > SIGN_IN_TRIES_PER_ADDRESS)
     throw new AppError(429, 'too_many_requests', { retryAfter: tries.resetIn });
-  if (!request.user.passwordHash || !(await verifyPassword(request.user.passwordHash, request.oldPassword))) {
+  const currentHash = await findPasswordHash(db, request.user.id);
+  if (!currentHash || !(await verifyPassword(currentHash, request.oldPassword))) {
     throw new AppError(400, 'credentials_invalid', { field: 'old_pwd' });
   }
   refuseCommonPassword(request.newPassword, request.user.email, 'new_pwd');
@@ -236,7 +238,7 @@ export async function changePassword(
  */
 export async function changeEmail(
   deps: AccountDeps,
-  request: { user: UserRow; email: string; emailCode: string; now: Date },
+  request: { user: SignedInUser; email: string; emailCode: string; now: Date },
 ): Promise<SessionUser> {
   const { db, mailer } = deps;
   const { user } = request;

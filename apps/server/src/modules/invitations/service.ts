@@ -2,6 +2,7 @@ import { toUnixSeconds } from '@skyway/shared/dates';
 import type { InviteConf, InviteList, TimeGrant } from '@skyway/shared/invitations';
 import type { Database } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
+import type { SignedInUser } from '../sessions/repository.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import { readSettings } from '../settings/repository.ts';
@@ -64,7 +65,7 @@ export async function rewardInviter(
 
 export async function listInvitations(
   db: Database,
-  user: UserRow,
+  user: SignedInUser,
   page: { page: number; size: number },
 ): Promise<InviteList> {
   const [summary, rows] = await Promise.all([

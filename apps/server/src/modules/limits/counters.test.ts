@@ -4,7 +4,13 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { connectRedis } from '../../redis.ts';
 import { startRedisProxy } from '../../testing/tcp-proxy.ts';
-import { type Counters, createLimitCounters, createMemoryCounters, createRedisCounters } from './counters.ts';
+import {
+  BATCH_EVERY_MS,
+  type Counters,
+  createLimitCounters,
+  createMemoryCounters,
+  createRedisCounters,
+} from './counters.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const redis = redisUrl ? new Redis(redisUrl) : undefined;
@@ -75,6 +81,18 @@ describe('limit counters when Redis fails', () => {
     redis?.disconnect();
   });
 
+  it('count the call ceiling in process while Redis refuses, and say so once a flush fails', async () => {
+    const { log, warnings } = recordingLog();
+    const redis = await connectRedis('redis://127.0.0.1:1', log);
+    const counters = createLimitCounters(redis, log);
+    const key = randomUUID();
+    for (let i = 1; i <= 5; i++) expect(counters.hitSoon(key, 60).count).toBe(i);
+    await vi.waitFor(() => expect(warnings()).toHaveLength(1), { timeout: 2_000, interval: 50 });
+    expect(counters.state()).toBe('degraded');
+    expect(counters.hitSoon(key, 60).count).toBe(6);
+    redis?.disconnect();
+  });
+
   it.runIf(Boolean(redisUrl))('answer within a second when Redis accepts but never replies', async () => {
     const hole = await startRedisProxy(redisUrl as string, 'blackhole');
     const { log, warnings } = recordingLog();
@@ -119,4 +137,19 @@ describe('limit counters when Redis fails', () => {
     expect((await createRedisCounters(redis as Redis).hit(key, 60)).count).toBe(2);
     redis?.disconnect();
   });
+
+  it.runIf(Boolean(redisUrl))(
+    'share the call ceiling with other instances within BATCH_EVERY_MS',
+    async () => {
+      const { log } = recordingLog();
+      const redis = await connectRedis(redisUrl, log);
+      const counters = createLimitCounters(redis, log);
+      const key = randomUUID();
+      for (let i = 1; i <= 3; i++) expect(counters.hitSoon(key, 60).count).toBe(i);
+      await new Promise((resolve) => setTimeout(resolve, BATCH_EVERY_MS * 3));
+      expect((await createRedisCounters(redis as Redis).hit(key, 60)).count).toBe(4);
+      expect(counters.state()).toBe('ok');
+      redis?.disconnect();
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import { createBatchedCounters } from './batched-counters.ts';
 
 export interface CounterState {
   count: number;
@@ -24,26 +25,35 @@ export interface Counters {
 export type SharedCountersState = 'ok' | 'degraded' | 'off';
 
 export interface LimitCounters extends Counters {
+  /**
+   * Like `hit`, but at once, without a round trip: shared with the other instances within
+   * BATCH_EVERY_MS (see `createBatchedCounters`). For the call ceiling, which every call pays.
+   */
+  hitSoon(key: string, windowSeconds: number): CounterState;
   state(): SharedCountersState;
 }
 
-export function createMemoryCounters(now: () => number = Date.now): Counters {
+export function createMemoryCounters(
+  now: () => number = Date.now,
+): Counters & Pick<LimitCounters, 'hitSoon'> {
   const windows = new Map<string, { count: number; endsAt: number }>();
   const prune = (at: number) => {
     for (const [key, window] of windows) if (window.endsAt <= at) windows.delete(key);
   };
+  const hitSoon = (key: string, windowSeconds: number): CounterState => {
+    const at = now();
+    if (windows.size > 10_000) prune(at);
+    let window = windows.get(key);
+    if (!window || window.endsAt <= at) {
+      window = { count: 0, endsAt: at + windowSeconds * 1000 };
+      windows.set(key, window);
+    }
+    window.count += 1;
+    return { count: window.count, resetIn: Math.max(1, Math.ceil((window.endsAt - at) / 1000)) };
+  };
   return {
-    async hit(key, windowSeconds) {
-      const at = now();
-      if (windows.size > 10_000) prune(at);
-      let window = windows.get(key);
-      if (!window || window.endsAt <= at) {
-        window = { count: 0, endsAt: at + windowSeconds * 1000 };
-        windows.set(key, window);
-      }
-      window.count += 1;
-      return { count: window.count, resetIn: Math.max(1, Math.ceil((window.endsAt - at) / 1000)) };
-    },
+    hitSoon,
+    hit: async (key, windowSeconds) => hitSoon(key, windowSeconds),
     async clear(key) {
       windows.delete(key);
     },
@@ -56,7 +66,9 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return { count, redis.call('PTTL', KEYS[1]) }`;
 
-export function createRedisCounters(redis: Redis, prefix = 'skyway:count:'): Counters {
+const PREFIX = 'skyway:count:';
+
+export function createRedisCounters(redis: Redis, prefix = PREFIX): Counters {
   return {
     async hit(key, windowSeconds) {
       const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, prefix + key, String(windowSeconds * 1000))) as [
@@ -73,6 +85,8 @@ export function createRedisCounters(redis: Redis, prefix = 'skyway:count:'): Cou
 
 /** While Redis is away, how often a background probe asks whether it is back. */
 const PROBE_EVERY_MS = 2_000;
+/** How late instances may see each other's `hitSoon` hits. */
+export const BATCH_EVERY_MS = 100;
 
 /**
  * The counters of an instance. With Redis they are shared, and a Redis outage must not become the
@@ -84,6 +98,12 @@ export function createLimitCounters(redis: Redis | undefined, log: FastifyBaseLo
   const local = createMemoryCounters();
   if (!redis) return { ...local, state: () => 'off' };
   const shared = createRedisCounters(redis);
+  const batched = createBatchedCounters({
+    redis,
+    prefix: PREFIX,
+    flushEveryMs: BATCH_EVERY_MS,
+    flushed: (error) => error && fallBack(error),
+  });
   let degraded = false;
   let probe: NodeJS.Timeout | undefined;
 
@@ -118,6 +138,8 @@ export function createLimitCounters(redis: Redis | undefined, log: FastifyBaseLo
     }
   };
   return {
+    // Counted here either way; while Redis is away its flushes fail and try again.
+    hitSoon: (key, windowSeconds) => batched.hit(key, windowSeconds),
     hit: (key, windowSeconds) =>
       either(
         () => shared.hit(key, windowSeconds),

@@ -12,7 +12,8 @@ import {
 import { orderAmount } from '@skyway/shared/money';
 import type { PageRequest } from '@skyway/shared/paging';
 import type { Database } from '../../db/client.ts';
-import type { OrderRow, UserRow } from '../../db/schema/index.ts';
+import type { OrderRow } from '../../db/schema/index.ts';
+import type { SignedInUser } from '../sessions/repository.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import type { Counters } from '../limits/counters.ts';
@@ -60,7 +61,7 @@ export async function listPlans(db: Database, provider: PaymentProvider): Promis
  */
 export async function createOrder(
   deps: OrderDeps,
-  user: UserRow,
+  user: SignedInUser,
   request: OrderCreateRequest,
   context: { language: Language; returnUrl: (orderId: string) => string; now: Date },
 ): Promise<CreatedOrder> {
@@ -124,7 +125,7 @@ export async function createOrder(
 
 export async function listOrders(
   db: Database,
-  user: UserRow,
+  user: SignedInUser,
   page: PageRequest,
   now: Date,
 ): Promise<OrderList> {
@@ -135,7 +136,7 @@ export async function listOrders(
   return { total, list: rows.map((row) => presentOrder(row, now)) };
 }
 
-async function ownOrder(db: Database, user: UserRow, orderId: string): Promise<OrderRow> {
+async function ownOrder(db: Database, user: SignedInUser, orderId: string): Promise<OrderRow> {
   const order = await findUserOrder(db, user.id, orderId);
   if (!order) throw new AppError(404, 'order_not_found');
   return order;
@@ -146,7 +147,12 @@ async function ownOrder(db: Database, user: UserRow, orderId: string): Promise<O
  * it reports goes through the same fulfilment as its notification would (whichever comes first
  * credits; the other changes nothing). A provider that cannot be reached leaves the stored status.
  */
-export async function queryOrder(deps: OrderDeps, user: UserRow, orderId: string, now: Date): Promise<Order> {
+export async function queryOrder(
+  deps: OrderDeps,
+  user: SignedInUser,
+  orderId: string,
+  now: Date,
+): Promise<Order> {
   const { db, provider } = deps;
   let order = await ownOrder(db, user, orderId);
   if (order.status !== 'paid' && order.provider === provider.name && order.providerRef) {
@@ -172,7 +178,12 @@ export async function queryOrder(deps: OrderDeps, user: UserRow, orderId: string
 }
 
 /** Cancels an order that can still be paid, and closes its checkout; any other order is a 409. */
-export async function cancelOrder(deps: OrderDeps, user: UserRow, orderId: string, now: Date): Promise<void> {
+export async function cancelOrder(
+  deps: OrderDeps,
+  user: SignedInUser,
+  orderId: string,
+  now: Date,
+): Promise<void> {
   const order = await ownOrder(deps.db, user, orderId);
   const cancelled = isPayable(order, now)
     ? await cancelPayableOrder(deps.db, user.id, order.id, now)

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { preparedStatement } from '../../db/prepared.ts';
 import { sessions, users, type SessionRow, type UserRow } from '../../db/schema/index.ts';
+import { type AccountEnds, accountEndsColumns } from '../access/repository.ts';
 import { hashSessionToken, newSessionToken } from './tokens.ts';
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -22,9 +23,36 @@ export async function createSession(db: Database, userId: string, now = new Date
   return token;
 }
 
+/**
+ * What a signed-in call reads of its user: its reply and its checks. Not the password hash, which
+ * only the change of password reads, on its own: every column here is paid for by every call.
+ */
+const signedInUserColumns = {
+  id: users.id,
+  email: users.email,
+  language: users.language,
+  inviteCode: users.inviteCode,
+  expireAt: users.expireAt,
+  subscribeType: users.subscribeType,
+  connections: users.connections,
+  pendingConnections: users.pendingConnections,
+  pendingFrom: users.pendingFrom,
+  autoRenew: users.autoRenew,
+  revokedAt: users.revokedAt,
+};
+
+export type SignedInUser = Pick<UserRow, keyof typeof signedInUserColumns>;
+
+/** What a signed-in call reads of its session: which one it is, and when it last slid. */
+export type SignedInSession = Pick<SessionRow, 'id' | 'lastSeenAt'>;
+
 const liveSession = preparedStatement((db) =>
   db
-    .select({ session: sessions, user: users })
+    .select({
+      session: { id: sessions.id, lastSeenAt: sessions.lastSeenAt },
+      user: signedInUserColumns,
+      ends: accountEndsColumns,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
@@ -38,12 +66,22 @@ const liveSession = preparedStatement((db) =>
     .prepare('live_session'),
 );
 
-/** The live session of a token and its user, sliding the expiry forward; undefined when none. */
+/** A signed-in call's account: its session, its user, and the ends its console shows. */
+export interface LiveSession {
+  session: SignedInSession;
+  user: SignedInUser;
+  ends: AccountEnds;
+}
+
+/**
+ * The live session of a token, its user and the account's ends, in one round trip (the hot path of
+ * every signed-in call), sliding the expiry forward; undefined when none.
+ */
 export async function findLiveSession(
   db: Database,
   token: string,
   now = new Date(),
-): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+): Promise<LiveSession | undefined> {
   const [row] = await liveSession(db).execute({ tokenHash: hashSessionToken(token), now });
   if (!row) return undefined;
   if (now.getTime() - row.session.lastSeenAt.getTime() >= SLIDE_EVERY_MS) {

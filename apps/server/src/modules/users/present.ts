@@ -1,13 +1,14 @@
 import { toUnixSeconds } from '@skyway/shared/dates';
 import type { SubscribeType, User, UserInfo } from '@skyway/shared/user';
-import type { UserRow } from '../../db/schema/index.ts';
+import type { SignedInUser } from '../sessions/repository.ts';
+import type { AccountEnds } from '../access/repository.ts';
 import { entitlementOf } from '../access/rules.ts';
 
 /**
  * The user fields that every reply carrying a user has (PRODUCT.md section 2). `connections` are
  * those in force now: a downgrade whose time has come counts even before the job has written it.
  */
-export function presentUser(row: UserRow, now = new Date()): User {
+export function presentUser(row: SignedInUser, now = new Date()): User {
   return {
     account: row.email,
     expire_user: toUnixSeconds(row.expireAt),
@@ -18,11 +19,7 @@ export function presentUser(row: UserRow, now = new Date()): User {
 }
 
 /** `/web/user/info`: the user with the ends of its app-store period and of its free trial, when any. */
-export function presentUserInfo(
-  row: UserRow,
-  ends: { appStoreExpire: Date | null; trialEnd: Date | null },
-  now = new Date(),
-): UserInfo {
+export function presentUserInfo(row: SignedInUser, ends: AccountEnds, now = new Date()): UserInfo {
   const entitlement = entitlementOf(row, now);
   return {
     ...presentUser(row, now),

@@ -58,6 +58,12 @@ export async function userExists(db: Database, id: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/** The password hash of an account, read only where a password is checked (undefined: no password). */
+export async function findPasswordHash(db: Database, id: string): Promise<string | undefined> {
+  const [row] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, id));
+  return row?.passwordHash ?? undefined;
+}
+
 export async function setPasswordHash(db: Database, id: string, passwordHash: string): Promise<void> {
   await db.update(users).set({ passwordHash }).where(eq(users.id, id));
 }
