@@ -6,6 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { isTransientDatabaseError } from './errors.ts';
 import { migrateEmbedded, migrateServer } from './migrate.ts';
+import { withPreparedStatements } from './pglite-statements.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -106,7 +107,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir);
-  const embedded = drizzlePglite(client, { schema });
+  // Drizzle's driver uses only `query` and `transaction`, which the wrapper provides.
+  const embedded = drizzlePglite(withPreparedStatements(client) as PGlite, { schema });
   return handle(embedded as unknown as Database, 'pglite', {
     migrate: () => migrateEmbedded(embedded),
     poolStats: () => undefined,

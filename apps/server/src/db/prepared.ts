@@ -3,7 +3,8 @@ import type { Database } from './client.ts';
 /**
  * A statement of the hot path, built and prepared once per database handle: Drizzle builds its SQL
  * once instead of on every call, and PostgreSQL parses and plans the named statement once per
- * connection (node-postgres keeps it on the connection; PGlite runs it as a plain query). Parameters
+ * connection (node-postgres keeps it on the connection; on PGlite every statement is kept prepared,
+ * see `pglite-statements.ts`). Parameters
  * are `sql.placeholder(name)`, given to `execute`.
  */
 export function preparedStatement<Statement>(
