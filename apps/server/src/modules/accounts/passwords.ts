@@ -1,17 +1,27 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
 import { COMMON_PASSWORDS } from './common-passwords.ts';
+import { createGate } from '../../lib/gate.ts';
 
-// argon2id, m = 19 MiB, t = 2, p = 1 (PRODUCT.md section 3). The hashing runs on libuv's thread
-// pool, so a burst of sign-ins never blocks the event loop. 2 is Algorithm.Argon2id, a const enum
+// argon2id, m = 19 MiB, t = 2, p = 1 (PRODUCT.md section 3). 2 is Algorithm.Argon2id, a const enum
 // that isolated modules cannot import.
 const ARGON2ID = { algorithm: 2, memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 } as const;
 
-export const hashPassword = (password: string) => hash(password, ARGON2ID);
+/**
+ * Hashes computed at once: one core fewer than the machine has. The hashing runs on libuv's thread
+ * pool, off the event loop, but each hash keeps a core busy for its whole length: left to the pool's
+ * 4 threads, a burst of sign-ins would take every core and slow every other call (and the database
+ * beside it). Hashes beyond these wait their turn, in order.
+ */
+export const HASHES_AT_ONCE = Math.max(1, availableParallelism() - 1);
+const hashing = createGate(HASHES_AT_ONCE);
+
+export const hashPassword = (password: string) => hashing.run(() => hash(password, ARGON2ID));
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await verify(passwordHash, password);
+    return await hashing.run(() => verify(passwordHash, password));
   } catch {
     return false;
   }
