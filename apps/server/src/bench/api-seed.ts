@@ -4,6 +4,7 @@ import { type DatabaseHandle, openDatabase } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
 import { hashPassword } from '../modules/accounts/passwords.ts';
 import { createSession } from '../modules/sessions/repository.ts';
+import { onServer, withDatabase } from '../testing/server-databases.ts';
 
 /** The password of every seeded account: they all share one precomputed argon2id hash of it. */
 export const SEEDED_PASSWORD = 'benchmark password';
@@ -78,22 +79,6 @@ async function seed(database: DatabaseHandle, accounts: number): Promise<Seeded>
   const passwordHash = await hashPassword(SEEDED_PASSWORD);
   const rows = await seedRows(database, accounts, passwordHash);
   return { accounts, ...rows, seconds: (performance.now() - started) / 1000 };
-}
-
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-async function onServer(adminUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }
 
 /** The benchmark's own database on the PostgreSQL server; nothing else on it is touched. */

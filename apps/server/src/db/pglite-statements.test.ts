@@ -29,8 +29,8 @@ describe('PGlite with prepared statements', () => {
     const insert =
       'insert into things (name, seen, tags, facts, amount) values ($1, $2, $3, $4, $5) returning *';
     const values = ['a', new Date('2026-01-02T03:04:05Z'), ['x', 'y'], { deep: [1, 2] }, '12.50'];
-    const ours = await statements.query(insert, values);
-    const theirs = await client.query(insert, ['b', ...values.slice(1)]);
+    const ours = await statements.query<Record<string, unknown>>(insert, values);
+    const theirs = await client.query<Record<string, unknown>>(insert, ['b', ...values.slice(1)]);
     expect({ ...ours, rows: ours.rows.map((row) => ({ ...row, id: 0, name: '' })) }).toEqual({
       ...theirs,
       rows: theirs.rows.map((row) => ({ ...row, id: 0, name: '' })),

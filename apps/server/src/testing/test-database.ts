@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { type DatabaseHandle, openDatabase } from '../db/client.ts';
+import { onServer, withDatabase } from './server-databases.ts';
 
 /** Which database the suite runs on: the vitest project sets TEST_DB (PGlite unless told). */
 export const testDatabaseKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
@@ -11,28 +11,14 @@ function serverUrl(): string {
   return url;
 }
 
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
 /** A fresh database on the PostgreSQL server, dropped again by the handle's close(). */
 export async function createServerDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = serverUrl();
   const name = `skyway_test_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  await client.end();
+  await onServer(admin, `create database ${name}`);
   return {
     url: withDatabase(admin, name),
-    drop: async () => {
-      const dropper = new pg.Client({ connectionString: admin });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
+    drop: () => onServer(admin, `drop database if exists ${name} with (force)`),
   };
 }
 

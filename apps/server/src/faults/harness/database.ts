@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrateServer } from '../../db/migrate.ts';
+import { onServer, withDatabase } from '../../testing/server-databases.ts';
 
 /** A database of its own on the PostgreSQL server, for one scenario file's instances. */
 export interface FaultDatabase {
@@ -15,22 +16,6 @@ export interface FaultDatabase {
   drop(): Promise<void>;
 }
 
-function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-async function onAdminDatabase(adminUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * Creates `skyway_fault_<random>`, brings it up to date with the server's own migrations (so a
  * scenario can seed accounts before its instances start; they then find nothing to migrate), and
@@ -43,7 +28,7 @@ export async function createFaultDatabase(
   onCreated: (name: string) => void,
 ): Promise<FaultDatabase> {
   const name = `skyway_fault_${randomBytes(6).toString('hex')}`;
-  await onAdminDatabase(adminUrl, `create database ${name}`);
+  await onServer(adminUrl, `create database ${name}`);
   onCreated(name);
   const url = withDatabase(adminUrl, name);
   const own = new pg.Client({ connectionString: url });
@@ -53,7 +38,7 @@ export async function createFaultDatabase(
     await migrateServer(url);
     await own.connect();
   } catch (error) {
-    await onAdminDatabase(adminUrl, `drop database if exists ${name} with (force)`);
+    await onServer(adminUrl, `drop database if exists ${name} with (force)`);
     throw error;
   }
   let dropped = false;
@@ -73,7 +58,7 @@ export async function createFaultDatabase(
       if (dropped) return;
       dropped = true;
       await own.end().catch(() => undefined);
-      await onAdminDatabase(adminUrl, `drop database if exists ${name} with (force)`);
+      await onServer(adminUrl, `drop database if exists ${name} with (force)`);
     },
   };
 }
