@@ -4,7 +4,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { DEFAULT_LANGUAGE } from '@skyway/shared/languages';
 import type { Envelope, ErrorData, Reason } from '@skyway/shared/envelope';
 import { translate } from '../i18n/messages.ts';
-import { SECURITY_HEADERS } from './security-headers.ts';
+import { CALL_HEADERS } from './security-headers.ts';
 
 /** Node's refusals of a request it could not even read, as the envelope the client understands. */
 function refusal(error: { code?: string }): { code: 400 | 408 | 413; reason: Reason } {
@@ -29,10 +29,9 @@ export const clientErrorHandler: NonNullable<FastifyServerOptions['clientErrorHa
   const envelope: Envelope<ErrorData> = { code, msg: translate(DEFAULT_LANGUAGE, reason), data: { reason } };
   const body = JSON.stringify(envelope);
   const headers = {
-    ...SECURITY_HEADERS,
+    ...CALL_HEADERS,
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
-    'cache-control': 'no-store',
     connection: 'close',
   };
   if (socket.writable) {

@@ -215,7 +215,7 @@ describe('malformed addresses', () => {
       expect(res.statusCode, url).toBe(400);
       expect(res.json()).toMatchObject({ code: 400, data: { reason: 'url_invalid' } });
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     }
   });
 });

@@ -28,22 +28,38 @@ describe('security headers', () => {
   });
   afterAll(() => t.close());
 
-  it('sends a strict CSP, nosniff, a referrer policy and no framing', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/web/site/conf' });
-    const csp = String(res.headers['content-security-policy']);
-    for (const directive of [
-      "default-src 'self'",
-      "script-src 'self'",
-      "object-src 'none'",
-      "base-uri 'none'",
-      "frame-ancestors 'none'",
-    ]) {
-      expect(csp).toContain(directive);
+  it('gives call replies the API set: nothing loads, frames, sniffs or refers', async () => {
+    for (const url of ['/web/site/conf', '/web/user/info', '/web/nope']) {
+      const res = await t.app.inject({ method: 'POST', url });
+      expect(res.headers['content-security-policy'], url).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
     }
-    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-    expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('gives pages a strict CSP, nosniff, a referrer policy and no framing', async () => {
+    for (const url of ['/download', '/healthz', '/favicon-that-is-not-there.ico']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      const csp = String(res.headers['content-security-policy']);
+      for (const directive of [
+        "default-src 'self'",
+        "script-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+      ]) {
+        expect(csp, url).toContain(directive);
+      }
+      expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+    }
   });
 
   it('marks every /web/ reply no-store, errors included', async () => {
