@@ -13,6 +13,7 @@ import { availableParallelism } from 'node:os';
 import type { Effort } from './api-measures.ts';
 import { allGoalsHold, describeFigures, summaryTable } from './api-report.ts';
 import { loadAverage, runApiBench } from './api-run.ts';
+import { scratchServerUrl } from '../testing/server-databases.ts';
 
 const FULL: Effort = {
   connections: 64,
@@ -40,14 +41,7 @@ function shown(text: string): string {
   return url.toString();
 }
 
-const adminUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
-if (!adminUrl) {
-  console.error(
-    'npm run bench:api needs DATABASE_URL or TEST_DATABASE_URL: a PostgreSQL server on which it may create ' +
-      'a database, e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres',
-  );
-  process.exit(1);
-}
+const adminUrl = scratchServerUrl('bench:api');
 const quick = process.argv.includes('--quick');
 const settings = {
   adminUrl,

@@ -16,15 +16,9 @@ import { availableParallelism } from 'node:os';
 import { createServerDatabase } from '../testing/test-database.ts';
 import { loadAverage } from './api-run.ts';
 import { GOALS, type InactiveBenchFigures, runInactiveBench, SIZES } from './inactive-accounts-run.ts';
+import { scratchServerUrl } from '../testing/server-databases.ts';
 
-const adminUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
-if (!adminUrl) {
-  console.error(
-    'npm run bench:inactive needs DATABASE_URL or TEST_DATABASE_URL: a PostgreSQL server on which it may ' +
-      'create a database, e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres',
-  );
-  process.exit(1);
-}
+const adminUrl = scratchServerUrl('bench:inactive');
 // The scratch database is made on the server this names.
 process.env.TEST_DATABASE_URL = adminUrl;
 

@@ -17,3 +17,17 @@ export async function onServer(adminUrl: string, statement: string): Promise<voi
     await client.end();
   }
 }
+
+/**
+ * The PostgreSQL server a measurement command makes its scratch database on: DATABASE_URL, else
+ * TEST_DATABASE_URL. Without either the command says what it needs and exits.
+ */
+export function scratchServerUrl(command: string): string {
+  const url = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
+  if (url) return url;
+  console.error(
+    `npm run ${command} needs DATABASE_URL or TEST_DATABASE_URL: a PostgreSQL server on which it may ` +
+      'create a database, e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres',
+  );
+  process.exit(1);
+}
