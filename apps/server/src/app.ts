@@ -138,7 +138,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(rateLimitPlugin, { perMinute: config.rateLimitPerMinute, counters });
   await app.register(bodiesPlugin);
   await app.register(signingPlugin, { secret: config.signatureSecret });
-  await app.register(authPlugin, { db });
+  await app.register(authPlugin, { db, accountChanges: database.accountChanges });
   await app.register(replySchemasPlugin);
 
   app.get('/healthz', { schema: { response: healthReplies } }, async (request, reply) => {

@@ -50,6 +50,8 @@ export interface HotRead {
 /**
  * `POST /web/user/info` at `effort.connections` keep-alive connections, signed in (the reference
  * apps ignore the token): requests per second, latency p99, and the server's event-loop delay p99.
+ * On PostgreSQL the product reads the signed-in lookup once and then keeps it in memory, as it does
+ * for the calls a console page makes in a row (`sessions/signed-in-cache.ts`).
  * Fails rather than report a figure of replies other than successful ones.
  */
 export async function hotRead(app: Measured, token: string, effort: Effort): Promise<HotRead> {

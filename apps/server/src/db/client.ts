@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { type AccountChanges, listenForAccountChanges, NOTICES_OPTION } from './account-changes.ts';
 import { isTransientDatabaseError } from './errors.ts';
 import { migrateEmbedded, migrateServer } from './migrate.ts';
 import { withPreparedStatements } from './pglite-statements.ts';
@@ -21,6 +22,11 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   /** The pool's connections now (PostgreSQL only): for the operator's metrics. */
   poolStats(): PoolStats | undefined;
+  /**
+   * Changes to accounts as they happen, on PostgreSQL, where other instances and tools write too.
+   * The embedded database has none: it is read fast enough without a cache, by one process.
+   */
+  accountChanges?: AccountChanges;
   close(): Promise<void>;
 }
 
@@ -48,7 +54,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
 function handle(
   db: Database,
   kind: DatabaseHandle['kind'],
-  parts: Pick<DatabaseHandle, 'migrate' | 'close' | 'poolStats'>,
+  parts: Pick<DatabaseHandle, 'migrate' | 'close' | 'poolStats' | 'accountChanges'>,
 ) {
   return { db, kind, ...parts };
 }
@@ -92,17 +98,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       connectionString: databaseUrl,
       max: POOL_SIZE,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      options: NOTICES_OPTION,
     });
     const onError = options.onConnectionError ?? (() => undefined);
+    const accountChanges = listenForAccountChanges(databaseUrl, onError);
     // Unhandled, either event would end the process: the pool's covers idle connections only, so
     // every connection gets its own listener for the time it is checked out.
     pool.on('error', onError);
-    pool.on('connect', (connection) => connection.on('error', onError));
+    pool.on('connect', (connection) => {
+      connection.on('error', onError);
+      accountChanges.watchConnection(connection);
+    });
     const db = transactionsOwningTheirConnection(pool, drizzlePg(pool, { schema }) as unknown as Database);
     return handle(db, 'postgres', {
       migrate: () => migrateServer(databaseUrl),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-      close: () => pool.end(),
+      accountChanges,
+      close: async () => {
+        await accountChanges.close();
+        await pool.end();
+      },
     });
   }
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });

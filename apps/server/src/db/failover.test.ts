@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../faults/harness/poll.ts';
 import { startTcpProxy } from '../testing/tcp-proxy.ts';
 import { testDatabaseKind } from '../testing/test-database.ts';
 import { openDatabase } from './client.ts';
@@ -90,10 +91,27 @@ describe.runIf(testDatabaseKind === 'postgres')('a database failover under traff
       const { token } = await signedInUser(t.database);
       expect((await callThrough('/web/user/info', {}, token)).statusCode).toBe(200);
       await proxy.refuse();
-      const res = await callThrough('/web/user/info', {}, token);
-      expect(res.statusCode).toBe(503);
-      expect(res.headers['retry-after']).toBe('2');
-      expect(res.json()).toMatchObject({ code: 503, data: { reason: 'service_unavailable' } });
+      const expectUnavailable = (res: Awaited<ReturnType<typeof callThrough>>) => {
+        expect(res.statusCode).toBe(503);
+        expect(res.headers['retry-after']).toBe('2');
+        expect(res.json()).toMatchObject({ code: 503, data: { reason: 'service_unavailable' } });
+      };
+      // A call that reads the database beyond the signed-in lookup says so at once.
+      expectUnavailable(await callThrough('/web/order/list', { page: 1, size: 10 }, token));
+      // The signed-in lookup is kept in memory only while changes to accounts are heard: once the
+      // lost connection is noticed, user/info says so too; until then it answers what it knew.
+      const statuses: number[] = [];
+      const { value: unavailable } = await waitUntil(
+        'user/info to say the database is unavailable',
+        async () => {
+          const res = await callThrough('/web/user/info', {}, token);
+          statuses.push(res.statusCode);
+          return res.statusCode === 503 ? res : undefined;
+        },
+        { timeoutMs: 3_000, intervalMs: 10 },
+      );
+      expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+      expectUnavailable(unavailable);
       expect((await app.app.inject({ method: 'GET', url: '/healthz' })).json()).toMatchObject({
         status: 'unavailable',
         dependencies: { database: 'down' },

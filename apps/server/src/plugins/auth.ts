@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { AccountChanges } from '../db/account-changes.ts';
 import type { Database } from '../db/client.ts';
 import type { AccountEnds } from '../modules/access/repository.ts';
 import {
@@ -8,6 +9,7 @@ import {
   type SignedInSession,
   type SignedInUser,
 } from '../modules/sessions/repository.ts';
+import { createSignedInCache } from '../modules/sessions/signed-in-cache.ts';
 import { AppError } from './errors.ts';
 
 declare module 'fastify' {
@@ -44,7 +46,10 @@ export function signedIn(request: FastifyRequest): LiveSession {
 }
 
 export const authPlugin = fp(
-  async (app: FastifyInstance, options: { db: Database }) => {
+  async (app: FastifyInstance, options: { db: Database; accountChanges?: AccountChanges }) => {
+    // Only where changes to accounts can be heard (PostgreSQL); see signed-in-cache.ts.
+    const cache = options.accountChanges && createSignedInCache(options.accountChanges);
+    if (cache) app.addHook('onClose', async () => cache.close());
     app.decorateRequest('user', null);
     app.decorateRequest('session', null);
     app.decorateRequest('accountEnds', null);
@@ -59,7 +64,7 @@ export const authPlugin = fp(
       const need = request.routeOptions.config.auth;
       if (need !== 'required' && need !== 'optional') return;
       const token = tokenFromHeader(request.headers.authorization);
-      const found = token ? await findLiveSession(options.db, token) : undefined;
+      const found = token ? await findLiveSession(options.db, token, { cache }) : undefined;
       if (!found || found.user.revokedAt) {
         if (need === 'optional') return;
         throw found ? new AppError(403, 'account_revoked') : notSignedIn(token);

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { preparedStatement } from '../../db/prepared.ts';
 import { sessions, users, type SessionRow, type UserRow } from '../../db/schema/index.ts';
 import { type AccountEnds, accountEndsColumns } from '../access/repository.ts';
+import type { SignedInCache } from './signed-in-cache.ts';
 import { hashSessionToken, newSessionToken } from './tokens.ts';
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -43,13 +44,13 @@ const signedInUserColumns = {
 
 export type SignedInUser = Pick<UserRow, keyof typeof signedInUserColumns>;
 
-/** What a signed-in call reads of its session: which one it is, and when it last slid. */
-export type SignedInSession = Pick<SessionRow, 'id' | 'lastSeenAt'>;
+/** What a signed-in call reads of its session: which one it is, when it last slid and when it ends. */
+export type SignedInSession = Pick<SessionRow, 'id' | 'lastSeenAt' | 'expiresAt'>;
 
 const liveSession = preparedStatement((db) =>
   db
     .select({
-      session: { id: sessions.id, lastSeenAt: sessions.lastSeenAt },
+      session: { id: sessions.id, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt },
       user: signedInUserColumns,
       ends: accountEndsColumns,
     })
@@ -75,15 +76,22 @@ export interface LiveSession {
 
 /**
  * The live session of a token, its user and the account's ends, in one round trip (the hot path of
- * every signed-in call), sliding the expiry forward; undefined when none.
+ * every signed-in call) or none when `cache` has it, sliding the expiry forward; undefined when none.
  */
 export async function findLiveSession(
   db: Database,
   token: string,
-  now = new Date(),
+  options: { now?: Date; cache?: SignedInCache } = {},
 ): Promise<LiveSession | undefined> {
-  const [row] = await liveSession(db).execute({ tokenHash: hashSessionToken(token), now });
-  if (!row) return undefined;
+  const { now = new Date(), cache } = options;
+  const tokenHash = hashSessionToken(token);
+  let row = cache?.get(tokenHash, now);
+  if (!row) {
+    const ticket = cache?.ticket();
+    [row] = await liveSession(db).execute({ tokenHash, now });
+    if (!row) return undefined;
+    cache?.keep(tokenHash, row, ticket, now);
+  }
   if (now.getTime() - row.session.lastSeenAt.getTime() >= SLIDE_EVERY_MS) {
     await db
       .update(sessions)
