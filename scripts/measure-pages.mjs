@@ -14,7 +14,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_PATH, firstLoad, launchChromium } from './lib/first-load.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../apps/web/e2e/chromium.mjs';
+import { firstLoad, launchChromium } from './lib/first-load.mjs';
 import { ensureWebBuild, root } from './lib/project.mjs';
 
 const FIRST_LOAD_BUDGET_KB = 120;
@@ -25,16 +26,8 @@ const PAGES = ['/download', '/privacy', '/login'];
 const LOCALES = ['en-US', 'zh-CN', 'zh-TW'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const LIGHTHOUSE_RUNS = 5;
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-].join(' ');
+/** Lighthouse launches Chromium itself, headless, with the flags every browser run here uses. */
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', ...CHROMIUM_ARGS].join(' ');
 
 const work = mkdtempSync(path.join(tmpdir(), 'skyway-pages-'));
 const port = 19000 + Math.floor(Math.random() * 1000);

@@ -5,13 +5,11 @@
 // busy machine is still running the entry, before the page has asked for its own chunks.
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../apps/web/e2e/chromium.mjs';
 import { root } from './project.mjs';
 
 // Playwright comes with the web app's browser tests; it is resolved from there, as they load it.
 const { chromium } = createRequire(path.join(root, 'apps/web/package.json'))('@playwright/test');
-
-/** Debian's Chromium, as the browser tests and Lighthouse use it. */
-export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 const QUIET_MS = 500;
 const LOAD_TIMEOUT_MS = 60_000;
@@ -20,17 +18,7 @@ const LOAD_TIMEOUT_MS = 60_000;
 const PHONE_VIEWPORT = { width: 412, height: 823 };
 
 export function launchChromium() {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
 /**
