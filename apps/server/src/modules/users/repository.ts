@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { preparedStatement } from '../../db/prepared.ts';
 import { users, type UserRow } from '../../db/schema/index.ts';
 import { newInviteCode } from './invite-code.ts';
 
@@ -34,12 +35,18 @@ export async function createUser(db: Database, values: NewUser): Promise<UserRow
   }
 }
 
-export async function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
-  const [row] = await db
+// Every sign-in, code request and reset starts here.
+const userByEmail = preparedStatement((db) =>
+  db
     .select()
     .from(users)
-    .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
-    .limit(1);
+    .where(eq(sql`lower(${users.email})`, sql.placeholder('email')))
+    .limit(1)
+    .prepare('user_by_email'),
+);
+
+export async function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
+  const [row] = await userByEmail(db).execute({ email: email.trim().toLowerCase() });
   return row;
 }
 
