@@ -2,7 +2,8 @@
 // burst of sign-ins blocks the event loop. Budgets: sign-in p50 within 1.5x one hash; other
 // requests keep being served during the burst. Prints the figures; the real app over HTTP.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { hashPassword } from '../modules/accounts/passwords.ts';
+import { hash as libraryHash } from '@node-rs/argon2';
+import { ARGON2ID, hashPassword } from '../modules/accounts/passwords.ts';
 import { createUser } from '../modules/users/repository.ts';
 import { benchApp, median } from './bench-app.ts';
 
@@ -51,7 +52,8 @@ try {
   for (let i = 0; i < SAMPLES; i++)
     calls.push(await timed(() => fetch(`${origin}/web/site/conf`, { method: 'POST' })));
   const hashes: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) hashes.push(await timed(() => hashPassword(PASSWORD)));
+  // The library's own hash, as anyone would call it: the floor of a sign-in.
+  for (let i = 0; i < SAMPLES; i++) hashes.push(await timed(() => libraryHash(PASSWORD, ARGON2ID)));
   const signIns: number[] = [];
   for (let i = 0; i < SAMPLES; i++) signIns.push(await timed(() => signIn()));
 

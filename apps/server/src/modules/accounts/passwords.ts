@@ -1,27 +1,30 @@
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { hash, verify } from '@node-rs/argon2';
 import { COMMON_PASSWORDS } from './common-passwords.ts';
 import { createGate } from '../../lib/gate.ts';
+import { lowPriorityThreads } from '../../lib/low-priority-threads.ts';
 
 // argon2id, m = 19 MiB, t = 2, p = 1 (PRODUCT.md section 3). 2 is Algorithm.Argon2id, a const enum
 // that isolated modules cannot import.
-const ARGON2ID = { algorithm: 2, memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 } as const;
+export const ARGON2ID = { algorithm: 2, memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 } as const;
 
 /**
- * Hashes computed at once: one core fewer than the machine has. The hashing runs on libuv's thread
- * pool, off the event loop, but each hash keeps a core busy for its whole length: left to the pool's
- * 4 threads, a burst of sign-ins would take every core and slow every other call (and the database
- * beside it). Hashes beyond these wait their turn, in order.
+ * Hashes computed at once: one core fewer than the machine has, each on a thread of its own below
+ * the process's priority (lib/low-priority-threads.ts). Each hash keeps a core busy for its whole
+ * length: left to libuv's 4 threads at full priority, a burst of sign-ins took every core and slowed
+ * every other call (and the database beside it). Hashes beyond these wait their turn, in order.
  */
 export const HASHES_AT_ONCE = Math.max(1, availableParallelism() - 1);
 const hashing = createGate(HASHES_AT_ONCE);
+const threads = lowPriorityThreads(createRequire(import.meta.url).resolve('@node-rs/argon2'), HASHES_AT_ONCE);
 
-export const hashPassword = (password: string) => hashing.run(() => hash(password, ARGON2ID));
+export const hashPassword = (password: string) =>
+  hashing.run(() => threads.call<string>('hashSync', [password, ARGON2ID]));
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await hashing.run(() => verify(passwordHash, password));
+    return await hashing.run(() => threads.call<boolean>('verifySync', [passwordHash, password]));
   } catch {
     return false;
   }
