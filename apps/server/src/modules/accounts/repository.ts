@@ -1,8 +1,28 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { preparedStatement } from '../../db/prepared.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { SESSION_LIFETIME_MS } from '../sessions/repository.ts';
 import { hashSessionToken, newSessionToken } from '../sessions/tokens.ts';
+
+// One statement, prepared: the session's row goes in through a data-modifying WITH.
+const recordSignIn = preparedStatement((db) => {
+  const opened = db.$with('opened', {}).as(
+    sql`insert into ${sessions} (user_id, token_hash, created_at, last_seen_at, expires_at)
+        values (${sql.placeholder('userId')}, ${sql.placeholder('tokenHash')}, ${sql.placeholder('now')},
+                ${sql.placeholder('now')}, ${sql.placeholder('expiresAt')})`,
+  );
+  return db
+    .with(opened)
+    .update(users)
+    .set({
+      lastLoginAt: sql`${sql.placeholder('now')}`,
+      language: sql`${sql.placeholder('language')}`,
+      inactiveWarnedAt: null,
+    })
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('record_sign_in');
+});
 
 /**
  * Records a sign-in (which also cancels a pending inactivity warning) and opens a session, in one
@@ -15,14 +35,12 @@ export async function recordSignInWithSession(
   now: Date,
 ): Promise<string> {
   const token = newSessionToken();
-  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-  await db.execute(sql`
-    with opened as (
-      insert into ${sessions} (user_id, token_hash, created_at, last_seen_at, expires_at)
-      values (${userId}, ${hashSessionToken(token)}, ${now.toISOString()}, ${now.toISOString()}, ${expiresAt.toISOString()})
-    )
-    update ${users}
-    set last_login_at = ${now.toISOString()}, language = ${language}, inactive_warned_at = null
-    where id = ${userId}`);
+  await recordSignIn(db).execute({
+    userId,
+    tokenHash: hashSessionToken(token),
+    now: now.toISOString(),
+    expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString(),
+    language,
+  });
   return token;
 }
