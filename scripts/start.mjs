@@ -1,7 +1,9 @@
-// `npm start`: install on first run, build the web app and bundle the server when their sources
-// changed, then run the compiled server with plain node: site and API on http://localhost:8080 (PORT
-// to change), with the embedded database unless DATABASE_URL is set.
+// `npm start`: install on first run, build the web app and the back office and bundle the server
+// when their sources changed, then run the compiled server with plain node: site, back office
+// (/admin/) and API on http://localhost:8080 (PORT to change), with the embedded database unless
+// DATABASE_URL is set.
 import {
+  ensureAdminBuild,
   ensureDependencies,
   ensureServerBuild,
   ensureWebBuild,
@@ -11,5 +13,6 @@ import {
 
 ensureDependencies();
 ensureWebBuild();
+ensureAdminBuild();
 ensureServerBuild();
 superviseChildren([serverProcess()]);

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ensureDependencies, ensureWebBuild, root, run } from './lib/project.mjs';
+import { ensureAdminBuild, ensureDependencies, ensureWebBuild, root, run } from './lib/project.mjs';
 
 const reports = mkdtempSync(path.join(tmpdir(), 'skyway-test-'));
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -64,6 +64,17 @@ function vitest(name, workspace) {
   });
 }
 
+function playwright(name, workspace) {
+  const output = path.join(reports, `${name}.json`);
+  return step(name, async () => {
+    const code = await run(bin('playwright'), ['test', '--reporter=list,json'], {
+      cwd: path.join(root, workspace),
+      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: output },
+    });
+    return { code, counts: playwrightCounts(output) };
+  });
+}
+
 function hasChineseFont() {
   const result = spawnSync('fc-list', [':lang=zh'], { encoding: 'utf8' });
   return result.status === 0 && result.stdout.trim() !== '';
@@ -93,14 +104,9 @@ await vitest(
 );
 await vitest('web', 'apps/web');
 await step('web build', async () => (ensureWebBuild(), { code: 0 }));
-await step('browser (Playwright)', async () => {
-  const output = path.join(reports, 'playwright.json');
-  const code = await run(bin('playwright'), ['test', '--reporter=list,json'], {
-    cwd: path.join(root, 'apps/web'),
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: output },
-  });
-  return { code, counts: playwrightCounts(output) };
-});
+await step('back office build', async () => (ensureAdminBuild(), { code: 0 }));
+await playwright('browser (Playwright)', 'apps/web');
+await playwright('back office in the browser', 'apps/admin');
 
 const total = { passed: 0, failed: 0, skipped: 0 };
 console.log('\n━━ Summary ━━');

@@ -37,6 +37,16 @@ const WEB_INPUTS = [
   'package-lock.json',
 ];
 
+const ADMIN_INPUTS = [
+  'apps/admin/src',
+  'apps/admin/public',
+  'apps/admin/index.html',
+  'apps/admin/vite.config.ts',
+  'apps/admin/package.json',
+  'packages/shared/src',
+  'package-lock.json',
+];
+
 const SERVER_INPUTS = [
   'apps/server/src',
   'apps/server/scripts',
@@ -70,6 +80,9 @@ function ensureBuild(workspace, inputs, what) {
 
 /** Builds the web app unless dist was built from exactly the current sources. */
 export const ensureWebBuild = () => ensureBuild('apps/web', WEB_INPUTS, 'the web app');
+
+/** Builds the back office unless dist was built from exactly the current sources. */
+export const ensureAdminBuild = () => ensureBuild('apps/admin', ADMIN_INPUTS, 'the back office');
 
 /** Bundles the server unless dist was built from exactly the current sources. */
 export const ensureServerBuild = () => ensureBuild('apps/server', SERVER_INPUTS, 'the server');

@@ -6,10 +6,12 @@ import { z } from 'zod';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from './jobs/inactive-accounts.ts';
-import { lastFinishedJobs } from './jobs/job-runs-repository.ts';
+import { lastFinishedJobs, logJobRun } from './jobs/job-runs-repository.ts';
 import { ORDERS_JOB, runOrdersJob } from './jobs/orders.ts';
 import { type ScheduleOptions, scheduleJob } from './jobs/scheduler.ts';
+import { ADMIN_API_PREFIX, adminApi } from './admin-api.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
+import { DASHBOARD_JOB, rollUpDashboard } from './modules/dashboard/service.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
 import { createLimitCounters } from './modules/limits/counters.ts';
 import { createMailer, MAIL_JOB } from './modules/mail/mailer.ts';
@@ -27,7 +29,7 @@ import { securityHeadersPlugin, setSecurityHeaders } from './plugins/security-he
 import { signingPlugin } from './plugins/signing.ts';
 import { createMetrics, metricsPlugin } from './plugins/metrics.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
-import { registerSpa } from './plugins/spa.ts';
+import { isBackOfficePage, isSitePage, registerSpa } from './plugins/spa.ts';
 import { connectRedis } from './redis.ts';
 
 const dependencyState = z.enum(['ok', 'degraded', 'down', 'off']);
@@ -177,6 +179,46 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     publicUrl: config.payments.publicUrl,
   });
   await app.register(paymentRoutes, { db, config });
+  // The scheduled jobs, each on every instance that does not turn it off (0); they lock in the database.
+  const jobs: {
+    name: string;
+    everySeconds: number;
+    run: (now: Date) => Promise<unknown>;
+    options?: ScheduleOptions;
+  }[] = [
+    {
+      name: INACTIVE_ACCOUNTS_JOB,
+      everySeconds: config.inactiveAccountsEveryMinutes * 60,
+      run: (now) => runInactiveAccounts({ db, mailer, now }),
+    },
+    // Every few seconds on every instance: its runs are logged at debug, failures still as errors.
+    {
+      name: MAIL_JOB,
+      everySeconds: config.mailEverySeconds,
+      run: () => mailer.deliverDue(),
+      options: { finishedLogLevel: 'debug' },
+    },
+    {
+      name: ORDERS_JOB,
+      everySeconds: config.ordersEveryMinutes * 60,
+      run: (now) => runOrdersJob({ db, provider, log: app.log }, now),
+    },
+    {
+      name: DASHBOARD_JOB,
+      everySeconds: config.dashboardEveryMinutes * 60,
+      run: (now) => rollUpDashboard(db, now),
+    },
+  ];
+
+  await app.register(adminApi, {
+    prefix: ADMIN_API_PREFIX,
+    db,
+    counters,
+    mailer,
+    siteName: config.siteName,
+    publicUrl: config.payments.publicUrl,
+    jobEverySeconds: Object.fromEntries(jobs.map((job) => [job.name, job.everySeconds])),
+  });
 
   const schedule = (
     name: string,
@@ -186,36 +228,42 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   ) =>
     scheduleJob(app, name, everyMs, run, {
       ...options,
-      onFinished: (succeeded, at) => metrics.jobFinished(name, succeeded, at),
+      onFinished: async (run) => {
+        metrics.jobFinished(name, run.succeeded, run.finishedAt);
+        // The back office's jobs screen; a run whose log cannot be written (the database away) is
+        // still in the server's log.
+        await logJobRun(db, run).catch((error: unknown) =>
+          app.log.warn({ err: error, job: name }, 'could not log the job run'),
+        );
+      },
     });
 
-  if (config.inactiveAccountsEveryMinutes > 0) {
-    schedule(INACTIVE_ACCOUNTS_JOB, config.inactiveAccountsEveryMinutes * 60_000, (now) =>
-      runInactiveAccounts({ db, mailer, now }),
-    );
+  for (const job of jobs) {
+    if (job.everySeconds > 0) schedule(job.name, job.everySeconds * 1000, job.run, job.options);
   }
 
-  if (config.mailEverySeconds > 0) {
-    // Every few seconds on every instance: its runs are logged at debug, failures still as errors.
-    schedule(MAIL_JOB, config.mailEverySeconds * 1000, () => mailer.deliverDue(), {
-      finishedLogLevel: 'debug',
-    });
-  }
-
-  if (config.ordersEveryMinutes > 0) {
-    schedule(ORDERS_JOB, config.ordersEveryMinutes * 60_000, (now) =>
-      runOrdersJob({ db, provider, log: app.log }, now),
-    );
-  }
-
-  const servePage = await registerSpa(app, {
-    distDir: config.webDistDir,
-    signatureSecret: config.signatureSecret,
+  const pageFallbacks = [
+    await registerSpa(app, {
+      name: 'web app',
+      distDir: config.webDistDir,
+      prefix: '/',
+      ownsPage: isSitePage,
+      signatureSecret: config.signatureSecret,
+    }),
+    await registerSpa(app, {
+      name: 'back office',
+      distDir: config.adminDistDir,
+      prefix: '/admin/',
+      ownsPage: isBackOfficePage,
+    }),
+  ];
+  app.setNotFoundHandler((request, reply) => {
+    for (const servePage of pageFallbacks) {
+      const served = servePage(request, reply);
+      if (served) return served;
+    }
+    return sendError(request, reply, new AppError(404, 'not_found'));
   });
-  app.setNotFoundHandler(
-    (request, reply) =>
-      servePage(request, reply) ?? sendError(request, reply, new AppError(404, 'not_found')),
-  );
 
   return app;
 }

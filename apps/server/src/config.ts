@@ -122,6 +122,11 @@ const envSchema = z.object({
     .trim()
     .min(1)
     .default(path.resolve(import.meta.dirname, '../../web/dist')),
+  ADMIN_DIST_DIR: z
+    .string()
+    .trim()
+    .min(1)
+    .default(path.resolve(import.meta.dirname, '../../admin/dist')),
   TRUST_PROXY: trustProxy,
   BODY_LIMIT: z.coerce
     .number()
@@ -174,6 +179,7 @@ const envSchema = z.object({
     .transform((methods) => PAY_METHODS.filter((method) => methods.includes(method))),
   STRIPE_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   ORDERS_EVERY_MINUTES: z.coerce.number().int().min(0).default(1),
+  DASHBOARD_EVERY_MINUTES: z.coerce.number().int().min(0).default(5),
   APPLE_BUNDLE_ID: optionalText,
   APPLE_APP_ID: optionalText.pipe(
     z.string().regex(/^\d+$/, 'expected the numeric Apple ID of the app').optional(),
@@ -366,6 +372,7 @@ const configSchema = envSchema
     redisUrl: env.REDIS_URL,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     webDistDir: path.resolve(env.WEB_DIST_DIR),
+    adminDistDir: path.resolve(env.ADMIN_DIST_DIR),
     trustProxy: env.TRUST_PROXY,
     bodyLimit: env.BODY_LIMIT,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
@@ -402,6 +409,8 @@ const configSchema = envSchema
     },
     /** How often unpaid orders past their deadline are closed; 0 turns it off on this instance. */
     ordersEveryMinutes: env.ORDERS_EVERY_MINUTES,
+    /** How often the dashboard's hourly figures and subscriber counts are brought up to date; 0: off here. */
+    dashboardEveryMinutes: env.DASHBOARD_EVERY_MINUTES,
   }));
 
 export type Config = z.output<typeof configSchema>;

@@ -33,7 +33,14 @@ interface Running {
 
 function startServer(env: Record<string, string>): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', serverFile], {
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', WEB_DIST_DIR: '/nonexistent', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      WEB_DIST_DIR: '/nonexistent',
+      ADMIN_DIST_DIR: '/nonexistent',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

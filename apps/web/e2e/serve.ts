@@ -1,12 +1,14 @@
-// The real server for the browser journeys: the built web app on a fresh in-memory database, its mail
-// caught on 127.0.0.1, and App Store notifications trusted from a test certificate chain. The
-// journeys make their own accounts through the site's calls (support.ts); the controls below stand in
-// for what no call gives a journey: a mailbox, Apple's signing key and the operator's settings.
+// The real server for the browser journeys of the site and of the back office (apps/admin/e2e runs
+// this file too): both built apps on a fresh in-memory database, its mail caught on 127.0.0.1, and
+// App Store notifications trusted from a test certificate chain. The journeys make their own accounts
+// through the site's calls (support.ts); the controls below stand in for what no call gives a
+// journey: a mailbox, Apple's signing key, the operator's settings and the break-glass command line.
 import { createServer, type IncomingMessage } from 'node:http';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { isSettingKey, resetSetting, writeSetting } from '../../server/src/modules/settings/repository.ts';
 import { openDatabase } from '../../server/src/db/client.ts';
+import { inviteOwner } from '../../server/src/modules/staff/service.ts';
 import { makeTestChain } from '../../server/src/testing/apple-chain.ts';
 import { signedInitialBuy } from '../../server/src/testing/apple-notifications.ts';
 import { type CaughtMail, codeIn, hasCode, startSmtpCatcher } from '../../server/src/testing/smtp-catcher.ts';
@@ -34,6 +36,7 @@ const database = await openDatabase({ dataDir: 'memory://' });
 const app = await buildApp({ config, database });
 
 const handedOut = new Set<CaughtMail>();
+const SETUP_LINK = /https?:\/\/\S+\/admin\/setup\/[\w-]+/;
 
 /** The code of the next code mail to an address, once each: as its owner reads it in their mailbox. */
 async function takeCode(to: string): Promise<string> {
@@ -76,6 +79,15 @@ const control = createServer((request, reply) => {
       if (typeof body.value === 'string') await writeSetting(database.db, body.key, body.value);
       else await resetSetting(database.db, body.key);
       reply.end('{}');
+    } else if (request.url === '/staff/owner-link' && typeof body.email === 'string') {
+      // What `npm run admin -- invite-owner EMAIL` prints.
+      const origin = `http://127.0.0.1:${E2E_PORT}`;
+      reply.end(JSON.stringify({ link: await inviteOwner(database.db, body.email, origin, new Date()) }));
+    } else if (request.url === '/staff/mailed-link' && typeof body.to === 'string') {
+      // The set-up link in the invitation a member of staff finds in their mailbox.
+      const to = body.to;
+      const caught = await mail.waitFor((message) => message.to === to && SETUP_LINK.test(message.text));
+      reply.end(JSON.stringify({ link: SETUP_LINK.exec(caught.text)?.[0] }));
     } else {
       reply.statusCode = 404;
       reply.end();

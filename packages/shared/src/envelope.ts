@@ -54,6 +54,17 @@ export const REASONS = [
   'payment_signature_invalid',
   'app_store_notification_invalid',
   'not_found',
+  // The back office: a role without the permission; a change without the session's CSRF header; a
+  // wrong or reused TOTP or recovery code; a set-up link unknown, used or expired; a disabled member;
+  // a change to staff that the rules refuse (oneself, the last owner, a member already set up).
+  'permission_denied',
+  'csrf_invalid',
+  'second_factor_invalid',
+  'setup_link_invalid',
+  'staff_disabled',
+  'staff_change_refused',
+  // A message that is not failed, or whose body is no longer kept (a code mail's), cannot be sent again.
+  'mail_not_retryable',
   'too_many_requests',
   'internal_error',
   'service_unavailable',

@@ -118,6 +118,7 @@ export async function startProduct(name: string, build: ProductBuild, storage: S
     ORDERS_EVERY_MINUTES: '0',
     MAIL_EVERY_SECONDS: '0',
     WEB_DIST_DIR: NO_WEB_BUILD,
+    ADMIN_DIST_DIR: NO_WEB_BUILD,
     ...('dataDir' in storage
       ? { DATA_DIR: storage.dataDir }
       : { DATABASE_URL: storage.databaseUrl, ...(storage.redisUrl ? { REDIS_URL: storage.redisUrl } : {}) }),

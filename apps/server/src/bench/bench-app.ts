@@ -26,10 +26,12 @@ export async function benchApp(
     config: loadConfig({
       NODE_ENV: 'test',
       WEB_DIST_DIR: '/nonexistent',
+      ADMIN_DIST_DIR: '/nonexistent',
       RATE_LIMIT_PER_MINUTE: '100000',
       INACTIVE_ACCOUNTS_EVERY_MINUTES: '0',
       ORDERS_EVERY_MINUTES: '0',
       MAIL_EVERY_SECONDS: '0',
+      DASHBOARD_EVERY_MINUTES: '0',
       ...env,
     }),
     database,

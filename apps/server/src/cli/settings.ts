@@ -1,10 +1,11 @@
 // `npm run settings -- list | get KEY | set KEY VALUE | reset KEY | price PERIOD FEN`: the operator's
-// settings (trial, invitation rewards, connections, time to pay) and plan prices until an admin
-// console exists. Uses the same database as the server
+// settings (trial, invitation rewards, connections, time to pay) and plan prices: the break-glass
+// tool beside the back office, and audited like it. Uses the same database as the server
 // (DATABASE_URL, or the embedded one in DATA_DIR, which must not be open in a running server).
 import { PERIOD_NAMES, type Period } from '@skyway/shared/plans';
 import { ConfigError, loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
+import { type Database, openDatabase } from '../db/client.ts';
+import { COMMAND_LINE, recordAudit } from '../modules/audit/repository.ts';
 import {
   isSettingKey,
   readSettings,
@@ -39,12 +40,25 @@ if (command === 'price' ? !isPeriod(key) : key !== undefined && !isSettingKey(ke
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 try {
   await database.migrate();
+  // Each change is written with its audit row, as the back office writes its own.
+  const audited = (action: string, target: string, after: unknown, change: (tx: Database) => Promise<void>) =>
+    database.db.transaction(async (tx) => {
+      await change(tx);
+      await recordAudit(
+        tx,
+        COMMAND_LINE,
+        { action, targetType: action.split('.')[0] ?? action, targetId: target, before: null, after },
+        new Date(),
+      );
+    });
   if (command === 'price' && isPeriod(key) && value !== undefined) {
-    await setUnitPrice(database.db, key, Number(value));
+    await audited('plans.change_price', key, { unit_price: Number(value) }, (tx) =>
+      setUnitPrice(tx, key, Number(value)),
+    );
   } else if (command === 'set' && key && value !== undefined && isSettingKey(key)) {
-    await writeSetting(database.db, key, value);
+    await audited('settings.change', key, { [key]: value }, (tx) => writeSetting(tx, key, value));
   } else if (command === 'reset' && key && isSettingKey(key)) {
-    await resetSetting(database.db, key);
+    await audited('settings.change', key, { [key]: null }, (tx) => resetSetting(tx, key));
   } else if (!['list', 'get'].includes(command) || (command === 'get' && !key)) {
     fail(USAGE);
   }

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -121,7 +122,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
   }
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
+  // pg_trgm: the back office's search by part of an address (migration 0010).
+  const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   // Drizzle's driver uses only `query` and `transaction`, which the wrapper provides.
   const embedded = drizzlePglite(withPreparedStatements(client) as PGlite, { schema });
   return handle(embedded as unknown as Database, 'pglite', {

@@ -42,3 +42,7 @@ export function isTransientDatabaseError(error: unknown): boolean {
   }
   return false;
 }
+
+/** The unique or check constraint that a failed statement violated, looking through Drizzle's wrapping. */
+export const violatedConstraint = (error: unknown): string | undefined =>
+  ((error as { cause?: { constraint?: string } }).cause ?? (error as { constraint?: string })).constraint;

@@ -7,6 +7,8 @@ import {
   revokeWarnedAccounts,
 } from '../jobs/inactive-accounts-repository.ts';
 import { invitationSummary, invitedPage } from '../modules/invitations/repository.ts';
+import { searchUsers, userSectionPage } from '../modules/customers/repository.ts';
+import { figuresIn, subscriberCounts } from '../modules/dashboard/repository.ts';
 import { userOrdersPage } from '../modules/orders/repository.ts';
 import {
   LIST_OWNER,
@@ -57,6 +59,8 @@ describe.runIf(testDatabaseKind === 'postgres')('the lists at scale', () => {
     scratch = await createServerDatabase();
     await migrateServer(scratch.url);
     pool = new pg.Pool({ connectionString: scratch.url });
+    // The scratch database is dropped with its connections at the end: a client still closing then is told so.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     // The repositories' own statements, as Drizzle sends them, are what the plans are read for.
     const logger = { logQuery: (query: string, params: unknown[]) => void issued.push({ query, params }) };
     db = drizzle(pool, { schema, logger }) as unknown as Database;
@@ -94,6 +98,32 @@ describe.runIf(testDatabaseKind === 'postgres')('the lists at scale', () => {
       { name: `the order list, page ${number}`, call: (db: Database) => ownOrders(db, number) },
     ]),
     { name: "the invitation list's summary", call: (db: Database) => invitationSummary(db, owner) },
+    ...[1, DEEP_PAGE].map((number) => ({
+      name: `the back office's list of accounts, page ${number}`,
+      call: (db: Database) => searchUsers(db, undefined, pageAt(number)),
+    })),
+    ...['account-12345@', 'ACCOUNT-1999', 'example.com', accountId(4321), 'ABCDEFGH'].map((q) => ({
+      name: `the back office's search for ${q}`,
+      call: (db: Database) => searchUsers(db, q, pageAt(1)),
+    })),
+    ...(['ledger', 'orders', 'payments', 'sessions', 'invitations', 'mail'] as const).map((section) => ({
+      name: `the ${section} of an account in the back office`,
+      call: (db: Database) => userSectionPage(db, owner, section, pageAt(DEEP_PAGE)),
+    })),
+    {
+      name: "the dashboard's live figures of the last hour",
+      call: (db: Database) =>
+        figuresIn(db, { from: new Date(Date.now() - 3_600_000), to: new Date() }, false),
+    },
+    {
+      name: "the dashboard job's hours of a day",
+      call: (db: Database) =>
+        figuresIn(db, { from: new Date('2024-01-01T00:00:00Z'), to: new Date('2024-01-02T00:00:00Z') }, true),
+    },
+    {
+      name: "the dashboard job's count of subscribers",
+      call: (db: Database) => subscriberCounts(db, new Date()),
+    },
     {
       name: "the inactive-accounts job's batch of warnings",
       call: (db: Database) => markNewlyInactive(db, NOBODY_INACTIVE, 1000),

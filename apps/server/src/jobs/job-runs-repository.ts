@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { preparedStatement } from '../db/prepared.ts';
-import { jobRuns, type JobRunRow } from '../db/schema/index.ts';
+import { jobRunLog, type JobRunLogRow, jobRuns, type JobRunRow } from '../db/schema/index.ts';
+import type { FinishedRun } from './scheduler.ts';
 
 export interface JobRun {
   name: string;
@@ -42,4 +43,46 @@ export async function lastFinishedJobs(
   const rows = await lastFinishedStatement(db).execute();
   const finished = new Map(rows.map((row) => [row.name, row.lastFinishedAt]));
   return Object.fromEntries(names.map((name) => [name, finished.get(name) ?? null]));
+}
+
+/** Runs kept per job in the log: a job that runs every few seconds keeps minutes, a daily one months. */
+export const RUNS_KEPT = 100;
+
+/** Logs a finished run, and forgets the job's runs beyond the latest RUNS_KEPT. */
+export async function logJobRun(db: Database, run: FinishedRun): Promise<void> {
+  const [row] = await db
+    .insert(jobRunLog)
+    .values({
+      name: run.name,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+      succeeded: run.succeeded,
+      result: run.result ?? null,
+      error: run.error ?? null,
+    })
+    .returning({ id: jobRunLog.id });
+  if (!row || row.id % 10 !== 0) return;
+  // One run in ten trims: the log holds between RUNS_KEPT and RUNS_KEPT + 10 runs of a job.
+  const oldest = db
+    .select({ id: jobRunLog.id })
+    .from(jobRunLog)
+    .where(eq(jobRunLog.name, run.name))
+    .orderBy(desc(jobRunLog.id))
+    .limit(1)
+    .offset(RUNS_KEPT - 1);
+  await db.delete(jobRunLog).where(and(eq(jobRunLog.name, run.name), lt(jobRunLog.id, sql`(${oldest})`)));
+}
+
+/** The latest runs of each of the jobs, newest first. */
+export async function latestJobRuns(
+  db: Database,
+  names: readonly string[],
+  runs: number,
+): Promise<Record<string, JobRunLogRow[]>> {
+  const lists = await Promise.all(
+    names.map((name) =>
+      db.select().from(jobRunLog).where(eq(jobRunLog.name, name)).orderBy(desc(jobRunLog.id)).limit(runs),
+    ),
+  );
+  return Object.fromEntries(names.map((name, i) => [name, lists[i] ?? []]));
 }

@@ -127,7 +127,7 @@ describe('scheduleJob', () => {
         runs += 1;
         if (runs === 2) throw new Error('the database went away');
       },
-      { firstRunAfterMs: 1, onFinished: (succeeded) => void outcomes.push(succeeded) },
+      { firstRunAfterMs: 1, onFinished: (run) => void outcomes.push(run.succeeded) },
     );
     await server.ready();
     await vi.advanceTimersByTimeAsync(20);

@@ -3,10 +3,19 @@ import type { FastifyInstance } from 'fastify';
 export interface ScheduleOptions {
   /** Wait before the first run, so that start-up (migrations, listening) is not slowed down. */
   firstRunAfterMs?: number;
-  /** Told when a run ends, whether it succeeded (the operator's metrics). */
-  onFinished?: (succeeded: boolean, at: Date) => void;
+  /** Told when a run ends: when it started and ended, and what it did or why it failed. */
+  onFinished?: (run: FinishedRun) => void | Promise<void>;
   /** The level of the line logged for each successful run (failures are always errors). */
   finishedLogLevel?: 'info' | 'debug';
+}
+
+export interface FinishedRun {
+  name: string;
+  startedAt: Date;
+  finishedAt: Date;
+  succeeded: boolean;
+  result?: unknown;
+  error?: string;
 }
 
 const DEFAULT_FIRST_RUN_AFTER_MS = 10_000;
@@ -30,15 +39,17 @@ export function scheduleJob(
   const log = app.log.child({ job: name });
 
   async function runOnce(): Promise<void> {
-    let succeeded = false;
+    const startedAt = new Date();
+    let outcome: Pick<FinishedRun, 'succeeded' | 'result' | 'error'>;
     try {
-      const result = await run(new Date());
+      const result = await run(startedAt);
       log[options.finishedLogLevel ?? 'info']({ result }, 'job finished');
-      succeeded = true;
+      outcome = { succeeded: true, result };
     } catch (error) {
       log.error({ err: error }, 'job failed');
+      outcome = { succeeded: false, error: error instanceof Error ? error.message : String(error) };
     }
-    options.onFinished?.(succeeded, new Date());
+    await options.onFinished?.({ name, startedAt, finishedAt: new Date(), ...outcome });
   }
 
   function tick(): void {

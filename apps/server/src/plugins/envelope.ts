@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { CODES, type Envelope, type ErrorData } from '@skyway/shared/envelope';
 import { errorEnvelope, okEnvelope } from '@skyway/shared/schemas/envelope';
 import { type MessageKey, type MessageParams, translate } from '../i18n/messages.ts';
+import { isCallPath } from './call-paths.ts';
 import type { AppError } from './errors.ts';
 import { requestLanguage } from './language.ts';
 
@@ -43,12 +44,12 @@ export const errorReplies = { '4xx': errorEnvelope, '5xx': errorEnvelope };
  */
 export const replies = <Data extends z.ZodType>(data: Data) => ({ 200: okEnvelope(data), ...errorReplies });
 
-/** Every `/web/` route declares its success reply (`schema.response[200]`); the app refuses to start otherwise. */
+/** Every call route (`/web/`, `/admin/api/`) declares its success reply (`schema.response[200]`); the app refuses to start otherwise. */
 export const replySchemasPlugin = fp(
   async (app: FastifyInstance) => {
     app.addHook('onRoute', (route) => {
       const response = route.schema?.response as Record<string, unknown> | undefined;
-      if (route.url.startsWith('/web/') && !response?.[200]) {
+      if (isCallPath(route.url) && !response?.[200]) {
         throw new Error(`Route ${route.url} must declare its reply schema (schema.response[200])`);
       }
     });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { isCallPath } from './call-paths.ts';
 
 /**
  * The built SPA loads only its own files and has no inline script; antd writes its styles at run
@@ -38,7 +39,7 @@ export const DOCUMENT_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Headers of the calls' JSON replies (`/web/`), OWASP's set for a REST API: never stored, never
+ * Headers of the calls' JSON replies (`/web/` and `/admin/api/`), OWASP's set for a REST API: never stored, never
  * rendered as a document (nothing may load, nothing may frame it), never sniffed, never read by
  * another site. The document-only headers would add some 400 bytes to every call for nothing.
  */
@@ -54,7 +55,7 @@ export const CALL_HEADERS: Readonly<Record<string, string>> = {
 
 /** Sets the security headers of a call's or a page's reply; also for replies made outside the hooks. */
 export function setSecurityHeaders(url: string, reply: FastifyReply): void {
-  reply.headers(url.startsWith('/web/') ? CALL_HEADERS : DOCUMENT_HEADERS);
+  reply.headers(isCallPath(url) ? CALL_HEADERS : DOCUMENT_HEADERS);
 }
 
 export const securityHeadersPlugin = fp(

@@ -9,7 +9,11 @@ const INDEX =
   '<!doctype html><html><head><title>Skyway</title></head><body><div id="root"></div></body></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
 
+const ADMIN_INDEX =
+  '<!doctype html><html><head><title>Back office</title></head><body><div id="admin"></div></body></html>';
+
 let dist: string;
+let adminDist: string;
 let t: TestApp;
 
 beforeAll(async () => {
@@ -20,11 +24,20 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), SCRIPT);
   writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.br'), brotliCompressSync(SCRIPT));
   writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.gz'), gzipSync(SCRIPT));
-  t = await startTestApp({ WEB_DIST_DIR: dist, SIGNATURE_SECRET: 'spa-secret-"<x>' });
+  adminDist = mkdtempSync(path.join(tmpdir(), 'skyway-admin-dist-'));
+  mkdirSync(path.join(adminDist, 'assets'));
+  writeFileSync(path.join(adminDist, 'index.html'), ADMIN_INDEX);
+  writeFileSync(path.join(adminDist, 'assets', 'index-Zz98Yy76.js'), SCRIPT);
+  t = await startTestApp({
+    WEB_DIST_DIR: dist,
+    ADMIN_DIST_DIR: adminDist,
+    SIGNATURE_SECRET: 'spa-secret-"<x>',
+  });
 });
 afterAll(async () => {
   await t.close();
   rmSync(dist, { recursive: true, force: true });
+  rmSync(adminDist, { recursive: true, force: true });
 });
 
 describe('serving the web app', () => {
@@ -92,5 +105,34 @@ describe('serving the web app', () => {
   it('serves index.html itself only through the page path, with the meta tag', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/index.html' });
     expect(res.body).toContain('name="signature-secret"');
+  });
+});
+
+describe('serving the back office beside the site', () => {
+  it('answers its page paths with its own index.html, without the signing secret', async () => {
+    for (const url of ['/admin', '/admin/', '/admin/users/123', '/admin/setup/abc?x=1']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('<div id="admin"></div>');
+      expect(res.body).not.toContain('signature-secret');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    }
+  });
+
+  it('serves its assets under /admin/, and the site never serves the back office', async () => {
+    const asset = await t.app.inject({ method: 'GET', url: '/admin/assets/index-Zz98Yy76.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const siteAssetThere = await t.app.inject({ method: 'GET', url: '/admin/assets/index-Ab12Cd34.js' });
+    expect(siteAssetThere.statusCode).toBe(404);
+    const page = await t.app.inject({ method: 'GET', url: '/buy' });
+    expect(page.body).not.toContain('<div id="admin">');
+  });
+
+  it('leaves its API to the envelope: an unknown call is a 404 in JSON, not the page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/admin/api/v1/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 404 });
   });
 });

@@ -46,33 +46,56 @@ function pickEncoding(page: IndexPage, acceptEncoding: string | undefined): Enco
   return { body: page.variants.identity };
 }
 
-/** Paths that the SPA's router owns: GET pages outside the API, without a file extension. */
-function isPagePath(url: string): boolean {
-  const pathname = url.split('?')[0] ?? '';
+const extensionless = (pathname: string) => !path.posix.basename(pathname).includes('.');
+const inBackOffice = (pathname: string) => pathname === '/admin' || pathname.startsWith('/admin/');
+
+/** The customer site's pages: GET paths outside the calls and the back office, without a file extension. */
+export function isSitePage(pathname: string): boolean {
   if (pathname === '/index.html') return true;
   if (pathname.startsWith('/web/') || pathname === '/web' || pathname === '/healthz') return false;
-  return !path.posix.basename(pathname).includes('.');
+  return !inBackOffice(pathname) && extensionless(pathname);
+}
+
+/** The back office's pages: under /admin, outside its API, without a file extension. */
+export function isBackOfficePage(pathname: string): boolean {
+  if (pathname === '/admin/index.html') return true;
+  return inBackOffice(pathname) && !pathname.startsWith('/admin/api/') && extensionless(pathname);
 }
 
 export type PageFallback = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
 
+export interface SpaOptions {
+  /** What the log calls it when it is not built. */
+  name: string;
+  distDir: string;
+  /** Where its files are served: `/` or a folder such as `/admin/`. */
+  prefix: string;
+  /** Which paths are its client router's pages. */
+  ownsPage: (pathname: string) => boolean;
+  signatureSecret?: string | undefined;
+}
+
 /**
- * Serves the built web app: hashed assets cached for a year, pre-compressed variants when present,
- * and index.html (never cached) for every page path, so the client router handles them. Returns the
- * fallback that the app's not-found handler calls; it answers undefined when the path is no page.
+ * Serves a built single-page app: hashed assets cached for a year, pre-compressed variants when
+ * present, and index.html (never cached) for every page path, so the client router handles them.
+ * Returns the fallback that the app's not-found handler calls; it answers undefined when the path is
+ * not one of this app's pages. Several apps can be served side by side under their own prefixes.
  */
-export async function registerSpa(
-  app: FastifyInstance,
-  options: { distDir: string; signatureSecret: string | undefined },
-): Promise<PageFallback> {
+export async function registerSpa(app: FastifyInstance, options: SpaOptions): Promise<PageFallback> {
   if (!existsSync(path.join(options.distDir, 'index.html'))) {
-    app.log.warn({ distDir: options.distDir }, 'web app not built: pages are not served (npm run build)');
+    app.log.warn(
+      { distDir: options.distDir },
+      `${options.name} not built: its pages are not served (npm run build)`,
+    );
     return () => undefined;
   }
   const page = loadIndexPage(options.distDir, options.signatureSecret);
 
   await app.register(fastifyStatic, {
     root: options.distDir,
+    prefix: options.prefix,
+    // Only the first static plugin may add reply.sendFile; the pages here do not use it.
+    decorateReply: false,
     index: false,
     preCompressed: true,
     cacheControl: false,
@@ -97,11 +120,11 @@ export async function registerSpa(
     if (encoding) reply.header('content-encoding', encoding);
     return reply.code(200).send(body);
   };
-  // The static handler treats `/` as a directory; it is the home page.
-  app.get('/', sendPage);
+  // The static handler treats the prefix itself as a directory; it is the app's home page.
+  app.get(options.prefix, sendPage);
 
   return (request, reply) =>
-    ['GET', 'HEAD'].includes(request.method) && isPagePath(request.url)
+    ['GET', 'HEAD'].includes(request.method) && options.ownsPage(request.url.split('?')[0] ?? '')
       ? sendPage(request, reply)
       : undefined;
 }

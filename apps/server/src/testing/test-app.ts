@@ -29,8 +29,10 @@ export async function startTestApp(
   const config = loadConfig({
     NODE_ENV: 'test',
     WEB_DIST_DIR: '/nonexistent',
+    ADMIN_DIST_DIR: '/nonexistent',
     INACTIVE_ACCOUNTS_EVERY_MINUTES: '0',
     MAIL_EVERY_SECONDS: '0',
+    DASHBOARD_EVERY_MINUTES: '0',
     ...env,
   });
   const app = await buildApp({ config, database, logger: false });

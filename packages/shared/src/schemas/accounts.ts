@@ -6,8 +6,8 @@ import {
   PASSWORD_MIN_LENGTH,
 } from '../accounts.ts';
 
-const emailField = z.string().trim().max(254).pipe(z.email());
-const passwordField = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
+export const emailField = z.string().trim().max(254).pipe(z.email());
+export const passwordField = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
 const emailCodeField = z
   .string()
   .trim()

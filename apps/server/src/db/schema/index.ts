@@ -13,3 +13,6 @@ export * from './payments.ts';
 export * from './payment-events.ts';
 export * from './app-store-subscriptions.ts';
 export * from './app-store-transactions.ts';
+export * from './staff.ts';
+export * from './audit-log.ts';
+export * from './dashboard.ts';

@@ -1,16 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { MAIL_STATUSES, type MailStatus } from '@skyway/shared/mail';
 import { users } from './users.ts';
 
-/**
- * Where a message stands. `pending` waits for (another) attempt; `sent` SMTP accepted; `logged` went
- * to the log because no SMTP is configured (the local mode's delivery); `failed` kept failing for the
- * whole retry window and was given up; `expired` is a code mail whose code ran out before it could be
- * delivered; `withheld` was written only so that a request for an address that gets nothing writes
- * what one that gets a mail writes, and is never delivered.
- */
-export const MAIL_STATUSES = ['pending', 'sent', 'logged', 'failed', 'expired', 'withheld'] as const;
-export type MailStatus = (typeof MAIL_STATUSES)[number];
+export { MAIL_STATUSES, type MailStatus };
 /** The message reached its recipient, or the log that stands in for SMTP. */
 export const DELIVERED_STATUSES = ['sent', 'logged'] as const satisfies readonly MailStatus[];
 
@@ -47,6 +40,9 @@ export const mailOutbox = pgTable(
   (table) => [
     // Claims (pending, by priority and due time) and the backlog and failure counts.
     index('mail_outbox_queue_idx').on(table.status, table.priority, table.nextAttemptAt),
+    // The back office's outbox, newest first, whole or for one address.
+    index('mail_outbox_created_idx').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('mail_outbox_to_idx').on(sql`lower(${table.to})`, table.createdAt.desc().nullsFirst()),
     index('mail_outbox_user_idx')
       .on(table.userId)
       .where(sql`${table.userId} is not null`),

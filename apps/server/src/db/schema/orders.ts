@@ -44,6 +44,10 @@ export const orders = pgTable(
       table.createdAt.desc().nullsFirst(),
       table.id.desc().nullsFirst(),
     ),
+    // The dashboard's paid orders by the time they were paid.
+    index('orders_paid_at_idx')
+      .on(table.paidAt)
+      .where(sql`${table.status} = 'paid'`),
     index('orders_unpaid_idx')
       .on(table.latestPayAt)
       .where(sql`${table.status} = 'unpaid'`),

@@ -1,4 +1,5 @@
-import { integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { orders } from './orders.ts';
 
 /**
@@ -20,5 +21,16 @@ export const payments = pgTable(
     outcome: text('outcome').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [uniqueIndex('payments_provider_payment_key').on(table.provider, table.providerPaymentId)],
+  (table) => [
+    uniqueIndex('payments_provider_payment_key').on(table.provider, table.providerPaymentId),
+    // An order's payments (an account's payments in the back office).
+    index('payments_order_idx').on(table.orderId),
+    // The dashboard's revenue, read from this index alone; and the payments left for the operator.
+    index('payments_credited_idx')
+      .on(table.createdAt, table.provider, table.currency, table.amount)
+      .where(sql`${table.outcome} = 'credited'`),
+    index('payments_needs_operator_idx')
+      .on(table.createdAt)
+      .where(sql`${table.outcome} <> 'credited'`),
+  ],
 );

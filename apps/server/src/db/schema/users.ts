@@ -54,6 +54,12 @@ export const users = pgTable(
     index('users_inactive_warned_idx')
       .on(table.inactiveWarnedAt)
       .where(sql`${table.revokedAt} is null and ${table.inactiveWarnedAt} is not null`),
+    // The back office: every account newest first, and a search by any part of the address
+    // (trigrams; pg_trgm ships with PostgreSQL and with PGlite).
+    index('users_created_at_idx').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('users_email_trgm_idx').using('gin', sql`lower(${table.email}) gin_trgm_ops`),
+    // The dashboard's subscribers with access now, by type, and the renewals due, from this index alone.
+    index('users_expire_at_idx').on(table.expireAt, table.subscribeType),
   ],
 );
 

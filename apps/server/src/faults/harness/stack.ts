@@ -96,6 +96,7 @@ export async function startFaultStack(options: StackOptions = {}): Promise<Fault
           INACTIVE_ACCOUNTS_EVERY_MINUTES: '60',
           ORDERS_EVERY_MINUTES: '1',
           WEB_DIST_DIR: NO_WEB_BUILD,
+          ADMIN_DIST_DIR: NO_WEB_BUILD,
           [RUN_MARK]: run,
           ...options.env,
           ...env,

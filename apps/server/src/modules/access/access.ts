@@ -9,6 +9,7 @@ import {
   addPaidTime,
   addTime,
   entitlementOf,
+  removeTime,
   subscribeTypeAfterPurchase,
 } from './rules.ts';
 
@@ -51,6 +52,18 @@ export class LockedAccount {
   /** Time added at the current size from max(now, expiry): the trial, invitation rewards. */
   addTime(reason: AccessReason, seconds: number): Promise<Date | null> {
     return this.change({ reason, after: addTime(this.entitlement, seconds, this.nowSeconds) });
+  }
+
+  /**
+   * Time added by staff from max(now, expiry), or taken back (negative) but not below now, with a
+   * scheduled downgrade moving with the end.
+   */
+  adjustTime(seconds: number): Promise<Date | null> {
+    const after =
+      seconds >= 0
+        ? addTime(this.entitlement, seconds, this.nowSeconds)
+        : removeTime(this.entitlement, -seconds, this.nowSeconds);
+    return this.change({ reason: 'staff_adjustment', after });
   }
 
   /** A paid order's time and connections, by the purchase rules. */

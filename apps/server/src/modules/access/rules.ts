@@ -4,10 +4,17 @@ import { SUBSCRIBE_TYPES, type SubscribeType } from '@skyway/shared/user';
 
 /**
  * Why an account's access changed, as its ledger row says: `app_store` an App Store notification gave
- * or changed time, `app_store_refund` Apple took it back, `downgrade` a bought downgrade came due.
+ * or changed time, `app_store_refund` Apple took it back, `downgrade` a bought downgrade came due,
+ * `staff_adjustment` staff added or took time in the back office (its reason is in the audit log).
  */
 export type AccessReason =
-  'trial' | 'invite_reward' | 'purchase' | 'app_store' | 'app_store_refund' | 'downgrade';
+  | 'trial'
+  | 'invite_reward'
+  | 'purchase'
+  | 'app_store'
+  | 'app_store_refund'
+  | 'downgrade'
+  | 'staff_adjustment';
 
 /** The access columns of an account as stored (dates, null = none). */
 export interface StoredAccess {

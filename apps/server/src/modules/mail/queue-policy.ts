@@ -20,7 +20,8 @@ export function retryDelayMs(attempts: number): number {
 
 /**
  * Lower goes first. Codes, and the notice that answers a registration code request for a taken
- * address, have someone waiting at a form; notices tell of a change already made; the
+ * address, have someone waiting at a form; notices tell of a change already made, and a staff
+ * invitation of a link that lasts a day; the
  * inactive-account warning gives a week.
  */
 export const MAIL_PRIORITY: Record<MailTemplate, number> = {
@@ -31,4 +32,5 @@ export const MAIL_PRIORITY: Record<MailTemplate, number> = {
   password_changed: 1,
   email_changed: 1,
   inactive_warning: 2,
+  staff_invite: 1,
 };

@@ -14,7 +14,7 @@ const paramsFor = (template: MailTemplate) =>
   Object.fromEntries(TEMPLATE_PARAMS[template].map((key) => [key, sample[key] ?? `value-of-${key}`]));
 
 describe('mail templates', () => {
-  it('cover the seven messages', () => {
+  it('cover the eight messages', () => {
     expect(templates.sort()).toEqual(
       [
         'account_exists',
@@ -24,6 +24,7 @@ describe('mail templates', () => {
         'email_changed',
         'inactive_warning',
         'password_changed',
+        'staff_invite',
       ].sort(),
     );
   });

@@ -8,7 +8,8 @@ export type MailTemplate =
   | 'account_exists'
   | 'password_changed'
   | 'email_changed'
-  | 'inactive_warning';
+  | 'inactive_warning'
+  | 'staff_invite';
 
 export type MailParams = Record<string, string | number>;
 
@@ -41,6 +42,7 @@ export const TEMPLATE_PARAMS: Record<MailTemplate, readonly string[]> = {
   password_changed: [],
   email_changed: ['new_email'],
   inactive_warning: ['revoke_date'],
+  staff_invite: ['role', 'link', 'hours'],
 };
 
 const FOOTER: Record<Language, string> = {
@@ -232,6 +234,35 @@ export const TEMPLATES: Record<MailTemplate, Record<Language, TemplateText>> = {
         '您的 {site_name} 帳號已有三個月未登入，且沒有有效的訂閱。',
         '若您在 {revoke_date} 之前未登入，帳號將被停用，之後無法再登入；只需登入一次即可保留帳號。',
         '若您不再需要此帳號，無需任何操作。',
+      ],
+    },
+  },
+  staff_invite: {
+    en: {
+      subject: 'You are invited to the {site_name} back office',
+      body: [
+        'You have been invited to the {site_name} back office as {role}.',
+        'Open this link within {hours} hours to set your password and your authenticator app:',
+        '{link}',
+        'The link works once. If you did not expect this invitation, ignore this message.',
+      ],
+    },
+    zh: {
+      subject: '邀请您加入 {site_name} 管理后台',
+      body: [
+        '您已被邀请以 {role} 身份加入 {site_name} 管理后台。',
+        '请在 {hours} 小时内打开以下链接，设置密码并绑定身份验证器应用：',
+        '{link}',
+        '该链接只能使用一次。如果您没有预期收到此邀请，请忽略本邮件。',
+      ],
+    },
+    tw: {
+      subject: '邀請您加入 {site_name} 管理後台',
+      body: [
+        '您已被邀請以 {role} 身分加入 {site_name} 管理後台。',
+        '請在 {hours} 小時內開啟以下連結，設定密碼並綁定驗證器應用程式：',
+        '{link}',
+        '此連結只能使用一次。若您並未預期收到此邀請，請忽略本郵件。',
       ],
     },
   },

@@ -1,34 +1,10 @@
 import { eq, inArray } from 'drizzle-orm';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { SETTINGS } from '@skyway/shared/schemas/admin/settings';
 import type { Database } from '../../db/client.ts';
 import { settings } from '../../db/schema/index.ts';
 
-/** Every operator setting, its rule and its default (PRODUCT.md section 3). */
-export const SETTINGS = {
-  open_trial: z.enum(['0', '1']).default('1'),
-  trial_minute: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(366 * 24 * 60)
-    .default(1440),
-  invite_minute: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(366 * 24 * 60)
-    .default(1440),
-  invite_daily_cap: z.coerce.number().int().min(0).max(10_000).default(10),
-  max_connections: z.coerce.number().int().min(1).max(1000).default(10),
-  // Stripe keeps a Checkout Session open at least 30 minutes; a shorter deadline still works, as a
-  // payment after the deadline is credited anyway.
-  order_pay_minutes: z.coerce
-    .number()
-    .int()
-    .min(5)
-    .max(24 * 60)
-    .default(30),
-} as const;
+export { SETTINGS };
 
 export type SettingKey = keyof typeof SETTINGS;
 export type Settings = { [K in SettingKey]: z.infer<(typeof SETTINGS)[K]> };

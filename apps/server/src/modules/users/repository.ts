@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { violatedConstraint } from '../../db/errors.ts';
 import { preparedStatement } from '../../db/prepared.ts';
 import { users, type UserRow } from '../../db/schema/index.ts';
 import { newInviteCode } from './invite-code.ts';
@@ -13,9 +14,6 @@ export interface NewUser {
 }
 
 const INVITE_CODE_ATTEMPTS = 5;
-
-const violatedConstraint = (error: unknown) =>
-  ((error as { cause?: { constraint?: string } }).cause ?? (error as { constraint?: string })).constraint;
 
 const isInviteCodeClash = (error: unknown) => violatedConstraint(error) === 'users_invite_code_key';
 

@@ -1,0 +1,90 @@
+import nodePath from 'node:path';
+import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
+import { generateSync } from 'otplib';
+import type { Language } from '@skyway/shared/languages';
+import { controlPort, E2E_PORT } from '../../web/e2e/fixtures.ts';
+
+const control = (path: string) => `http://127.0.0.1:${controlPort(E2E_PORT)}${path}`;
+
+async function linkFrom(
+  request: APIRequestContext,
+  path: string,
+  data: Record<string, string>,
+): Promise<string> {
+  const reply = await request.post(control(path), { data });
+  expect(reply.ok(), await reply.text()).toBe(true);
+  return ((await reply.json()) as { link: string }).link;
+}
+
+/** The set-up link `npm run admin -- invite-owner EMAIL` prints. */
+export const ownerLink = (request: APIRequestContext, email: string) =>
+  linkFrom(request, '/staff/owner-link', { email });
+
+/** The set-up link in the invitation mailed to a member of staff. */
+export const mailedLink = (request: APIRequestContext, to: string) =>
+  linkFrom(request, '/staff/mailed-link', { to });
+
+/** A member who finished their set-up link: how they sign in from then on. */
+export interface StaffLogin {
+  email: string;
+  password: string;
+  secret: string;
+  recoveryCodes: string[];
+}
+
+/** The code an authenticator app shows for a secret, `stepsLater` 30-second steps from now. */
+export const authenticatorCode = (secret: string, stepsLater = 0) =>
+  generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + stepsLater * 30 });
+
+/**
+ * Follows a set-up link as the member does: reads the key under the QR code into "their app",
+ * chooses a password, types the app's code, and keeps the recovery codes the page shows once.
+ */
+export async function setUpStaff(page: Page, link: string, email: string): Promise<StaffLogin> {
+  const password = `Staff-${Math.random().toString(36).slice(2, 10)}-9`;
+  await page.goto(link);
+  const secret = (await page.getByTestId('totp-secret').innerText()).trim();
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Password again').fill(password);
+  await page.getByLabel('Code from your authenticator app').fill(authenticatorCode(secret));
+  await page.getByRole('button', { name: 'Save' }).click();
+  const codes = page.getByTestId('recovery-codes').locator('.ant-list-item');
+  await expect(codes).toHaveCount(10);
+  const recoveryCodes = (await codes.allInnerTexts()).map((code) => code.trim());
+  return { email, password, secret, recoveryCodes };
+}
+
+/**
+ * Signs in with the password, then one of the recovery codes (a code of the app would be refused
+ * as a replay within the 30 seconds of the one the set-up used).
+ */
+export async function signIn(page: Page, login: StaffLogin): Promise<void> {
+  await page.goto('/admin/sign-in');
+  await page.getByLabel('E-mail').fill(login.email);
+  await page.getByLabel('Password').fill(login.password);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+  const code = login.recoveryCodes.shift();
+  if (!code) throw new Error(`${login.email} has no recovery code left`);
+  await page.getByLabel('Recovery code').fill(code);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('signed-in-as')).toContainText(login.email);
+}
+
+/** A member of staff in a browser of their own: invited by mail, set up, and signed in. */
+export async function staffBrowser(browser: Browser, email: string, link: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const login = await setUpStaff(page, link, email);
+  await page.getByRole('button', { name: 'I have saved them: sign in' }).click();
+  await signIn(page, login);
+  return { context, page, login };
+}
+
+/** Where the journeys leave full-page screenshots for a reviewer: `<page>-<language>.png`. */
+export async function saveScreenshot(page: Page, name: string, language: Language): Promise<void> {
+  await page.screenshot({
+    path: nodePath.join(import.meta.dirname, 'screenshots', `${name}-${language}.png`),
+    fullPage: true,
+  });
+}

@@ -1,0 +1,112 @@
+import {
+  AuditOutlined,
+  DashboardOutlined,
+  MailOutlined,
+  ScheduleOutlined,
+  SettingOutlined,
+  TeamOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Layout, Menu, Select, Space, Spin, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { LANGUAGES, type Language } from '@skyway/shared/languages';
+import type { Permission } from '@skyway/shared/staff';
+import { api } from './api.ts';
+import { currentLanguage, setLanguage } from './i18n.ts';
+import { useCan, useSession, useSetSession } from './session.ts';
+
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', zh: '简体中文', tw: '繁體中文' };
+
+/** The language menu, on every screen. */
+export function LanguageSelect() {
+  const client = useQueryClient();
+  return (
+    <Select
+      aria-label="language"
+      value={currentLanguage()}
+      style={{ width: 120 }}
+      options={LANGUAGES.map((language) => ({ value: language, label: LANGUAGE_NAMES[language] }))}
+      onChange={(language: Language) => {
+        setLanguage(language);
+        // The server's texts (messages) come in the new language too.
+        void client.invalidateQueries();
+      }}
+    />
+  );
+}
+
+const MENU: { path: string; permission: Permission; label: string; icon: ReactNode }[] = [
+  { path: '/', permission: 'dashboard.view', label: 'menuDashboard', icon: <DashboardOutlined /> },
+  { path: '/users', permission: 'users.view', label: 'menuUsers', icon: <UserOutlined /> },
+  { path: '/settings', permission: 'settings.view', label: 'menuSettings', icon: <SettingOutlined /> },
+  { path: '/staff', permission: 'staff.view', label: 'menuStaff', icon: <TeamOutlined /> },
+  { path: '/mail', permission: 'mail.view', label: 'menuMail', icon: <MailOutlined /> },
+  { path: '/jobs', permission: 'jobs.view', label: 'menuJobs', icon: <ScheduleOutlined /> },
+  { path: '/audit', permission: 'audit.view', label: 'menuAudit', icon: <AuditOutlined /> },
+];
+
+/** The signed-in console: a side menu of what the member's role may use, and the page. */
+export function ConsoleLayout() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const can = useCan();
+  const setSession = useSetSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  if (session.isPending) return <Spin style={{ display: 'block', marginTop: 120 }} />;
+  if (!session.data) return <Navigate to="/sign-in" replace />;
+  const { staff } = session.data;
+  const items = MENU.filter((item) => can(item.permission)).map((item) => ({
+    key: item.path,
+    icon: item.icon,
+    label: t(item.label as 'menuUsers'),
+  }));
+  const selected =
+    MENU.filter((item) => item.path !== '/' && location.pathname.startsWith(item.path))[0]?.path ?? '/';
+  const signOut = async () => {
+    await api('DELETE', '/session').catch(() => undefined);
+    setSession(null);
+    navigate('/sign-in');
+  };
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider breakpoint="lg" collapsedWidth={0} theme="light" width={208}>
+        <Typography.Title level={5} style={{ padding: '16px 24px', margin: 0 }}>
+          {t('brand')}
+        </Typography.Title>
+        <Menu mode="inline" selectedKeys={[selected]} items={items} onClick={({ key }) => navigate(key)} />
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header
+          style={{
+            background: '#fff',
+            display: 'flex',
+            justifyContent: 'flex-end',
+            alignItems: 'center',
+            paddingInline: 24,
+          }}
+        >
+          <Space>
+            <Typography.Text data-testid="signed-in-as">
+              {staff.email} · {t(`role_${staff.role}`)}
+            </Typography.Text>
+            <LanguageSelect />
+            <Button onClick={() => void signOut()}>{t('signOut')}</Button>
+          </Space>
+        </Layout.Header>
+        <Layout.Content style={{ padding: 24 }}>
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}
+
+/** A page the member's role may not use (they reached it by its address): said plainly. */
+export function Forbidden() {
+  const { t } = useTranslation();
+  return <Typography.Paragraph type="secondary">{t('forbidden')}</Typography.Paragraph>;
+}

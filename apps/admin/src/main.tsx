@@ -1,0 +1,8 @@
+import { createRoot } from 'react-dom/client';
+import { App } from './app.tsx';
+import { initI18n, initialLanguage } from './i18n.ts';
+
+void initI18n(initialLanguage()).then(() => {
+  const root = document.getElementById('root');
+  if (root) createRoot(root).render(<App />);
+});

@@ -1,0 +1,65 @@
+import { Input, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import type { auditEntrySchema } from '@skyway/shared/schemas/admin/audit';
+import { when } from '../format.ts';
+import { Forbidden } from '../layout.tsx';
+import { PagedTable } from '../paged-table.tsx';
+import { useCan } from '../session.ts';
+import { usePageList } from '../use-page-list.ts';
+
+type AuditEntry = z.infer<typeof auditEntrySchema>;
+type Filters = { action?: string; target_type?: string; target_id?: string };
+
+const json = (value: unknown) =>
+  value === null || value === undefined ? (
+    '—'
+  ) : (
+    <Typography.Text code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+      {JSON.stringify(value)}
+    </Typography.Text>
+  );
+
+/** Every change made by staff, newest first, filtered by action or target. */
+export function AuditPage() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const [filters, setFilters] = useState<Filters>({});
+  const list = usePageList<AuditEntry>('/audit', filters);
+  if (!can('audit.view')) return <Forbidden />;
+  const filter = (key: keyof Filters, placeholder: string) => (
+    <Input.Search
+      allowClear
+      placeholder={placeholder}
+      style={{ width: 220 }}
+      onSearch={(value) => setFilters((current) => ({ ...current, [key]: value.trim() || undefined }))}
+    />
+  );
+  return (
+    <>
+      <Space wrap style={{ marginBottom: 16 }}>
+        {filter('action', t('action'))}
+        {filter('target_type', t('targetType'))}
+        {filter('target_id', t('targetId'))}
+      </Space>
+      <PagedTable
+        list={list}
+        width={1100}
+        columns={[
+          { title: t('time'), dataIndex: 'at', render: when },
+          {
+            title: t('staffMember'),
+            render: (_, entry) =>
+              `${entry.staff_email} · ${t(`role_${entry.role}` as 'role_owner', { defaultValue: entry.role })}`,
+          },
+          { title: t('action'), dataIndex: 'action' },
+          { title: t('target'), render: (_, entry) => `${entry.target_type} ${entry.target_id}` },
+          { title: t('before'), dataIndex: 'before', render: json },
+          { title: t('after'), dataIndex: 'after', render: json },
+          { title: t('address'), dataIndex: 'ip', render: (ip: string | null) => ip ?? t('commandLine') },
+        ]}
+      />
+    </>
+  );
+}

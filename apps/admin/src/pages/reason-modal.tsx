@@ -1,0 +1,74 @@
+import { App, Form, Input, InputNumber, Modal, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../api.ts';
+
+interface Values {
+  reason: string;
+  days?: number;
+  hours?: number;
+}
+
+/**
+ * A change that needs a reason (kept in the audit log), confirmed in a dialog; with `time`, it also
+ * asks for days and hours (negative takes time back).
+ */
+export function ReasonModal(props: {
+  open: boolean;
+  title: string;
+  hint?: string;
+  time?: boolean;
+  onClose: () => void;
+  onSubmit: (values: Values) => Promise<unknown>;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<Values>();
+  const [busy, setBusy] = useState(false);
+  return (
+    <Modal
+      open={props.open}
+      title={props.title}
+      okText={t('confirm')}
+      cancelText={t('cancel')}
+      confirmLoading={busy}
+      destroyOnHidden
+      onCancel={props.onClose}
+      onOk={async () => {
+        const values = await form.validateFields();
+        setBusy(true);
+        try {
+          await props.onSubmit(values);
+          message.success(t('done'));
+          form.resetFields();
+          props.onClose();
+        } catch (error) {
+          message.error(error instanceof ApiError ? error.message : String(error));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      {props.hint && <Typography.Paragraph type="secondary">{props.hint}</Typography.Paragraph>}
+      <Form form={form} layout="vertical" requiredMark={false} initialValues={{ days: 0, hours: 0 }}>
+        {props.time && (
+          <>
+            <Form.Item name="days" label={t('days')} rules={[{ required: true, message: t('required') }]}>
+              <InputNumber min={-3650} max={3650} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+            <Form.Item name="hours" label={t('hours')}>
+              <InputNumber min={-23} max={23} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+          </>
+        )}
+        <Form.Item
+          name="reason"
+          label={t('reasonHint')}
+          rules={[{ required: true, min: 3, whitespace: true, message: t('required') }]}
+        >
+          <Input.TextArea rows={2} maxLength={500} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,248 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Descriptions, Space, Spin, Table, Tabs, Tag } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import type { z } from 'zod';
+import {
+  USER_SECTIONS,
+  type UserSection,
+  type UserSectionEntry,
+  type userDetailSchema,
+} from '@skyway/shared/schemas/admin/users';
+import { api } from '../api.ts';
+import { duration, money, when } from '../format.ts';
+import { Forbidden } from '../layout.tsx';
+import { PagedTable } from '../paged-table.tsx';
+import { useCan } from '../session.ts';
+import { usePageList } from '../use-page-list.ts';
+import { ReasonModal } from './reason-modal.tsx';
+import { UserStatus } from './users.tsx';
+
+type UserDetail = z.infer<typeof userDetailSchema>;
+type Entry<Kind extends UserSection> = Extract<UserSectionEntry, { kind: Kind }>;
+type Dialog = 'time' | 'access' | null;
+
+const TAB_LABELS: Record<UserSection, string> = {
+  ledger: 'tabLedger',
+  orders: 'tabOrders',
+  payments: 'tabPayments',
+  sessions: 'tabSessions',
+  invitations: 'tabInvitations',
+  mail: 'tabMail',
+};
+
+/** A value the server names by a code, in the member's language (the code itself when new). */
+function useCoded() {
+  const { t } = useTranslation();
+  return (prefix: string, code: string) => t(`${prefix}_${code}` as 'ledger_trial', { defaultValue: code });
+}
+
+function useSectionColumns(): { [Kind in UserSection]: ColumnsType<Entry<Kind>> } {
+  const { t } = useTranslation();
+  const coded = useCoded();
+  return {
+    ledger: [
+      { title: t('time'), dataIndex: 'created_at', render: when },
+      { title: t('reason'), dataIndex: 'reason', render: (reason: string) => coded('ledger', reason) },
+      { title: t('seconds'), dataIndex: 'seconds', render: duration },
+      {
+        title: t('connections'),
+        dataIndex: 'connections',
+        render: (value: number | null) => value ?? t('none'),
+      },
+      { title: t('expireAt'), dataIndex: 'to_expire_at', render: when },
+    ],
+    orders: [
+      { title: t('order'), dataIndex: 'id' },
+      { title: t('createdAt'), dataIndex: 'created_at', render: when },
+      { title: t('period'), dataIndex: 'period', render: (period: string) => coded('period', period) },
+      { title: t('connections'), dataIndex: 'connections' },
+      { title: t('amount'), render: (_, order) => money(order.amount, order.currency) },
+      { title: t('provider'), dataIndex: 'provider' },
+      { title: t('status'), dataIndex: 'status', render: (status: string) => coded('order', status) },
+      { title: t('paidAt'), dataIndex: 'paid_at', render: when },
+    ],
+    payments: [
+      { title: t('time'), dataIndex: 'created_at', render: when },
+      { title: t('order'), dataIndex: 'order_id' },
+      { title: t('provider'), dataIndex: 'provider' },
+      { title: t('providerReference'), dataIndex: 'provider_payment_id' },
+      { title: t('amount'), render: (_, payment) => money(payment.amount, payment.currency) },
+      { title: t('outcome'), dataIndex: 'outcome', render: (outcome: string) => coded('outcome', outcome) },
+    ],
+    sessions: [
+      { title: t('createdAt'), dataIndex: 'created_at', render: when },
+      { title: t('lastSeen'), dataIndex: 'last_seen_at', render: when },
+      { title: t('expires'), dataIndex: 'expires_at', render: when },
+      { title: t('revoked'), dataIndex: 'revoked_at', render: when },
+    ],
+    invitations: [
+      { title: t('email'), dataIndex: 'email' },
+      { title: t('createdAt'), dataIndex: 'created_at', render: when },
+    ],
+    mail: [
+      { title: t('createdAt'), dataIndex: 'created_at', render: when },
+      { title: t('template'), dataIndex: 'template' },
+      { title: t('subject'), dataIndex: 'subject' },
+      { title: t('status'), dataIndex: 'status', render: (status: string) => coded('mail', status) },
+      { title: t('attempts'), dataIndex: 'attempts' },
+      { title: t('sentAt'), dataIndex: 'sent_at', render: when },
+    ],
+  };
+}
+
+/** One of the account's lists, a page at a time. */
+function SectionTable<Kind extends UserSection>({ id, section }: { id: string; section: Kind }) {
+  const columns = useSectionColumns()[section];
+  const list = usePageList<Entry<Kind>>(`/users/${id}/${section}`);
+  return <PagedTable list={list} columns={columns} width={800} testId={`section-${section}`} />;
+}
+
+/** What staff may do to the account, each with a reason. */
+function UserActions({ user }: { user: UserDetail }) {
+  const { t } = useTranslation();
+  const { modal, message } = App.useApp();
+  const can = useCan();
+  const client = useQueryClient();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const refresh = () =>
+    client.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/users') });
+  const close = () => setDialog(null);
+  return (
+    <Space wrap>
+      {can('users.adjust_time') && <Button onClick={() => setDialog('time')}>{t('adjustTime')}</Button>}
+      {can('users.end_sessions') && (
+        <Button
+          onClick={() =>
+            modal.confirm({
+              title: t('endSessions'),
+              content: t('endSessionsConfirm'),
+              okText: t('confirm'),
+              cancelText: t('cancel'),
+              onOk: async () => {
+                try {
+                  await api('DELETE', `/users/${user.id}/sessions`);
+                  message.success(t('done'));
+                  await refresh();
+                } catch (error) {
+                  message.error(error instanceof Error ? error.message : String(error));
+                }
+              },
+            })
+          }
+        >
+          {t('endSessions')}
+        </Button>
+      )}
+      {can('users.disable') && (
+        <Button danger={!user.disabled} onClick={() => setDialog('access')}>
+          {user.disabled ? t('enableAccount') : t('disableAccount')}
+        </Button>
+      )}
+      <ReasonModal
+        open={dialog === 'time'}
+        title={t('adjustTime')}
+        hint={t('adjustTimeHint')}
+        time
+        onClose={close}
+        onSubmit={async ({ days = 0, hours = 0, reason }) => {
+          await api('POST', `/users/${user.id}/time`, { days, hours, reason });
+          await refresh();
+        }}
+      />
+      <ReasonModal
+        open={dialog === 'access'}
+        title={user.disabled ? t('enableAccount') : t('disableAccount')}
+        hint={user.disabled ? undefined : t('disableHint')}
+        onClose={close}
+        onSubmit={async ({ reason }) => {
+          await api('PATCH', `/users/${user.id}`, { disabled: !user.disabled, reason });
+          await refresh();
+        }}
+      />
+    </Space>
+  );
+}
+
+/** An account's whole picture: its access, what staff may change, and its history. */
+export function UserPage() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const { id = '' } = useParams();
+  const result = useQuery({
+    queryKey: ['/users', id],
+    queryFn: () => api<UserDetail>('GET', `/users/${id}`),
+    enabled: can('users.view'),
+  });
+  if (!can('users.view')) return <Forbidden />;
+  if (result.error) return <Alert type="error" title={result.error.message} />;
+  if (!result.data) return <Spin />;
+  const user = result.data;
+  return (
+    <Space direction="vertical" size="large" style={{ width: '100%' }}>
+      <Card title={user.email} extra={<UserActions user={user} />}>
+        <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} bordered>
+          <Descriptions.Item label={t('status')}>
+            <UserStatus user={user} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('expireAt')}>
+            <span data-testid="expire-at">{when(user.expire_at)}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label={t('connections')}>
+            {user.connections}
+            {user.pending_connections !== null && (
+              <Tag style={{ marginLeft: 8 }}>
+                {user.pending_connections} · {t('pendingConnections', { time: when(user.pending_from) })}
+              </Tag>
+            )}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('autoRenew')}>{user.auto_renew ? t('yes') : t('no')}</Descriptions.Item>
+          <Descriptions.Item label={t('createdAt')}>{when(user.created_at)}</Descriptions.Item>
+          <Descriptions.Item label={t('lastLogin')}>{when(user.last_login_at)}</Descriptions.Item>
+          <Descriptions.Item label={t('liveSessions')}>{user.live_sessions}</Descriptions.Item>
+          <Descriptions.Item label={t('inviteCode')}>{user.invite_code}</Descriptions.Item>
+          <Descriptions.Item label={t('invitedBy')}>{user.invited_by?.email ?? t('none')}</Descriptions.Item>
+          <Descriptions.Item label={t('trial')}>
+            {user.trial ? `${user.trial.minutes} min · ${when(user.trial.claimed_at)}` : t('none')}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('language')}>{user.language}</Descriptions.Item>
+          <Descriptions.Item label={t('accountId')}>{user.id}</Descriptions.Item>
+        </Descriptions>
+        {user.app_store.length > 0 && (
+          <Table
+            style={{ marginTop: 16 }}
+            rowKey="original_transaction_id"
+            size="small"
+            pagination={false}
+            title={() => t('appStore')}
+            dataSource={user.app_store}
+            columns={[
+              { title: t('providerReference'), dataIndex: 'original_transaction_id' },
+              { title: t('product'), dataIndex: 'product_id' },
+              { title: t('connections'), dataIndex: 'connections' },
+              { title: t('expires'), dataIndex: 'expires_at', render: when },
+              {
+                title: t('autoRenew'),
+                dataIndex: 'auto_renew',
+                render: (on: boolean) => (on ? t('yes') : t('no')),
+              },
+              { title: t('environment'), dataIndex: 'environment' },
+            ]}
+          />
+        )}
+      </Card>
+      <Card>
+        <Tabs
+          destroyOnHidden
+          items={USER_SECTIONS.map((section) => ({
+            key: section,
+            label: t(TAB_LABELS[section] as 'tabLedger'),
+            children: <SectionTable id={user.id} section={section} />,
+          }))}
+        />
+      </Card>
+    </Space>
+  );
+}

@@ -1,0 +1,60 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { auditRoutes } from './modules/audit/routes.ts';
+import { customerRoutes } from './modules/customers/routes.ts';
+import { operationsRoutes } from './modules/operations/routes.ts';
+import { dashboardRoutes } from './modules/dashboard/routes.ts';
+import { settingsRoutes } from './modules/configuration/routes.ts';
+import { staffRoutes } from './modules/staff/routes.ts';
+import type { StaffDeps } from './modules/staff/service.ts';
+import { staffAuthPlugin } from './plugins/staff-auth.ts';
+
+export const ADMIN_API_PREFIX = '/admin/api/v1';
+
+/**
+ * The back office's API (PRODUCT.md section 5), mounted at ADMIN_API_PREFIX: REST verbs, zod
+ * schemas on every request and reply, the `/web/` envelope, and an OpenAPI document made from those
+ * schemas that only signed-in staff may read. The customer calls are not in it: the document is
+ * built from the routes of this context alone.
+ */
+export async function adminApi(
+  app: FastifyInstance,
+  options: StaffDeps & { publicUrl: string | undefined; jobEverySeconds: Record<string, number> },
+): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Skyway back office API', version: '1' },
+      components: {
+        securitySchemes: {
+          staffSession: { type: 'apiKey', in: 'cookie', name: 'skyway_staff' },
+          csrf: { type: 'apiKey', in: 'header', name: 'x-csrf-token' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(staffAuthPlugin, { db: options.db });
+  const { db, counters, mailer, siteName, publicUrl } = options;
+  await app.register(staffRoutes, { db, counters, mailer, siteName, publicUrl });
+  await app.register(dashboardRoutes, { db });
+  await app.register(customerRoutes, { db });
+  await app.register(settingsRoutes, { db });
+  await app.register(operationsRoutes, { db, jobEverySeconds: options.jobEverySeconds });
+  await app.register(auditRoutes, { db });
+
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/openapi.json',
+    {
+      config: { staff: 'signed_in' },
+      schema: { hide: true, response: { 200: z.looseObject({ openapi: z.string() }) } },
+    },
+    async () => app.swagger() as unknown as { openapi: string },
+  );
+}

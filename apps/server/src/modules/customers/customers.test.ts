@@ -1,0 +1,184 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, expiryLedger, users } from '../../db/schema/index.ts';
+import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
+import {
+  newClientAddress,
+  signedInUser,
+  startTestApp,
+  type TestApp,
+  webCaller,
+} from '../../testing/test-app.ts';
+
+const DAY_MS = 86_400_000;
+
+describe('customers in the back office', () => {
+  let t: TestApp;
+  let support: SignedInStaff;
+  const web = webCaller(
+    () => t.app,
+    () => newClientAddress(),
+  );
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    support = await signedInStaff(t.app, t.database, 'support');
+  });
+  afterAll(() => t.close());
+
+  const customer = (email?: string) => signedInUser(t.database, email ? { email } : {});
+
+  describe('search', () => {
+    it('finds an account by any part of its address, by its id and by its invite code', async () => {
+      const { user } = await customer(`Zhang.Wei+${Date.now()}@Mail.Example`);
+      const other = (await customer()).user;
+      const search = async (q: string) => {
+        const reply = await support.call('GET', `/users?q=${encodeURIComponent(q)}`);
+        expect(reply.statusCode).toBe(200);
+        return reply.json().data.items.map((item: { id: string }) => item.id);
+      };
+      expect(await search('zhang.wei+')).toEqual([user.id]);
+      expect(await search('ANG.WEI')).toEqual([user.id]);
+      expect(await search(user.id.toUpperCase())).toEqual([user.id]);
+      expect(await search(other.inviteCode.toLowerCase())).toEqual([other.id]);
+      // Wildcards stand for themselves.
+      expect(await search('%%%')).toEqual([]);
+      expect(await search('___')).toEqual([]);
+    });
+
+    it('lists every account newest first, a page at a time, and refuses a search under 3 characters', async () => {
+      const first = (await customer()).user;
+      const second = (await customer()).user;
+      const page = (await support.call('GET', '/users?size=2')).json().data;
+      expect(page.items.map((item: { id: string }) => item.id)).toEqual([second.id, first.id]);
+      expect(page.total).toBeGreaterThanOrEqual(2);
+      expect(page.total_capped).toBe(false);
+      expect((await support.call('GET', '/users?q=ab')).json()).toMatchObject({
+        code: 400,
+        data: { reason: 'field_invalid', field: 'q' },
+      });
+    });
+  });
+
+  describe('an account’s page', () => {
+    it('shows the account with its inviter, and its lists a page at a time', async () => {
+      const inviter = (await customer()).user;
+      const { user } = await customer();
+      await t.database.db.update(users).set({ invitedBy: inviter.id }).where(eq(users.id, user.id));
+      const detail = (await support.call('GET', `/users/${user.id}`)).json().data;
+      expect(detail).toMatchObject({
+        id: user.id,
+        email: user.email,
+        invited_by: { id: inviter.id, email: inviter.email },
+        trial: null,
+        app_store: [],
+        live_sessions: 1,
+        disabled: false,
+      });
+      const invitations = (await support.call('GET', `/users/${inviter.id}/invitations`)).json().data;
+      expect(invitations).toMatchObject({ total: 1, items: [{ kind: 'invitations', id: user.id }] });
+      const sessions = (await support.call('GET', `/users/${user.id}/sessions`)).json().data;
+      expect(sessions).toMatchObject({ total: 1, items: [{ kind: 'sessions', revoked_at: null }] });
+      for (const section of ['ledger', 'orders', 'payments', 'mail']) {
+        expect((await support.call('GET', `/users/${user.id}/${section}`)).json().data).toMatchObject({
+          total: 0,
+          items: [],
+        });
+      }
+      expect((await support.call('GET', `/users/${user.id}/secrets`)).statusCode).toBe(400);
+      expect((await support.call('GET', '/users/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    });
+  });
+
+  describe('actions', () => {
+    it('adds 3 days with a reason: one ledger row, one audit row, and the customer sees the new expiry', async () => {
+      const { user, token } = await customer();
+      // Expiries are whole seconds.
+      const before = Math.floor(Date.now() / 1000) * 1000;
+      const reply = await support.call('POST', `/users/${user.id}/time`, {
+        days: 3,
+        reason: 'outage in Tokyo',
+      });
+      expect(reply.statusCode).toBe(200);
+      const expireAt = new Date(reply.json().data.expire_at).getTime();
+      expect(expireAt - before).toBeGreaterThanOrEqual(3 * DAY_MS);
+      expect(expireAt - before).toBeLessThan(3 * DAY_MS + 60_000);
+      const info = await web('/web/user/info', {}, token);
+      expect(info.json().data.expire_user).toBe(Math.floor(expireAt / 1000));
+
+      const ledger = await t.database.db.select().from(expiryLedger).where(eq(expiryLedger.userId, user.id));
+      expect(ledger).toMatchObject([{ reason: 'staff_adjustment', seconds: 3 * 86_400 }]);
+      const [audit] = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, user.id));
+      expect(audit).toMatchObject({
+        action: 'user.adjust_time',
+        staffId: support.id,
+        role: 'support',
+        before: { expire_at: null },
+        after: { seconds: 3 * 86_400, reason: 'outage in Tokyo' },
+      });
+      const shown = (await support.call('GET', `/users/${user.id}/ledger`)).json().data.items;
+      expect(shown).toMatchObject([{ kind: 'ledger', reason: 'staff_adjustment', seconds: 3 * 86_400 }]);
+    });
+
+    it('takes time back, never below now', async () => {
+      const { user } = await customer();
+      await support.call('POST', `/users/${user.id}/time`, { days: 2, reason: 'goodwill' });
+      const reply = await support.call('POST', `/users/${user.id}/time`, {
+        days: -5,
+        reason: 'given by mistake',
+      });
+      const expireAt = new Date(reply.json().data.expire_at).getTime();
+      expect(Math.abs(expireAt - Date.now())).toBeLessThan(60_000);
+    });
+
+    it('refuses a change without a reason or without an amount, and changes nothing', async () => {
+      const { user } = await customer();
+      for (const body of [
+        { days: 3 },
+        { days: 3, reason: ' ' },
+        { days: 0, hours: 0, reason: 'nothing' },
+        { days: 'x', reason: 'bad' },
+      ]) {
+        const reply = await support.call('POST', `/users/${user.id}/time`, body);
+        expect(reply.json()).toMatchObject({ code: 400 });
+      }
+      const [row] = await t.database.db.select().from(users).where(eq(users.id, user.id));
+      expect(row?.expireAt).toBeNull();
+      expect(await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, user.id))).toEqual([]);
+    });
+
+    it('signs an account out everywhere', async () => {
+      const { user, token } = await customer();
+      expect((await web('/web/user/info', {}, token)).statusCode).toBe(200);
+      expect((await support.call('DELETE', `/users/${user.id}/sessions`)).statusCode).toBe(200);
+      expect((await web('/web/user/info', {}, token)).json()).toMatchObject({
+        code: 401,
+        data: { reason: 'session_expired' },
+      });
+    });
+
+    it('disables an account (its sessions end, its sign-in is refused) and enables it again', async () => {
+      const { user, token } = await customer();
+      const off = await support.call('PATCH', `/users/${user.id}`, {
+        disabled: true,
+        reason: 'chargeback fraud',
+      });
+      expect(off.json().data.disabled).toBe(true);
+      expect((await web('/web/user/info', {}, token)).statusCode).toBe(401);
+      const on = await support.call('PATCH', `/users/${user.id}`, {
+        disabled: false,
+        reason: 'cleared by the bank',
+      });
+      expect(on.json().data.disabled).toBe(false);
+      const actions = await t.database.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.targetId, user.id))
+        .orderBy(auditLog.id);
+      expect(actions.map((row) => [row.action, row.after])).toEqual([
+        ['user.disable', { disabled: true, reason: 'chargeback fraud' }],
+        ['user.enable', { disabled: false, reason: 'cleared by the bank' }],
+      ]);
+    });
+  });
+});

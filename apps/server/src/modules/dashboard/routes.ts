@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { dashboardQuery, dashboardSchema } from '@skyway/shared/schemas/admin/dashboard';
+import type { Database } from '../../db/client.ts';
+import { ok, replies } from '../../plugins/envelope.ts';
+import { dashboard } from './service.ts';
+
+/** The back office's dashboard: the business at a glance. */
+export async function dashboardRoutes(app: FastifyInstance, options: { db: Database }): Promise<void> {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/dashboard',
+    {
+      config: { staff: 'dashboard.view' },
+      schema: { tags: ['dashboard'], querystring: dashboardQuery, response: replies(dashboardSchema) },
+    },
+    async (request) => ok(request, await dashboard(options.db, new Date(), request.query.tz_offset)),
+  );
+}

@@ -1,0 +1,113 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { pageOf, uuidParams } from '@skyway/shared/schemas/admin/common';
+import { jobsSchema, mailEntrySchema, mailListQuery } from '@skyway/shared/schemas/admin/operations';
+import type { z } from 'zod';
+import type { Database } from '../../db/client.ts';
+import type { MailOutboxRow } from '../../db/schema/index.ts';
+import { latestJobRuns } from '../../jobs/job-runs-repository.ts';
+import { ok, replies } from '../../plugins/envelope.ts';
+import { AppError } from '../../plugins/errors.ts';
+import { signedInStaff } from '../../plugins/staff-auth.ts';
+import { recordAudit } from '../audit/repository.ts';
+import { findMail, listMail, requeueFailedMail } from './repository.ts';
+
+/** Runs of each job shown. */
+const RUNS_SHOWN = 20;
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+function presentMail(row: MailOutboxRow): z.infer<typeof mailEntrySchema> {
+  return {
+    id: row.id,
+    to: row.to,
+    template: row.template,
+    language: row.language,
+    subject: row.subject,
+    status: row.status,
+    attempts: row.attempts,
+    error: row.error,
+    user_id: row.userId,
+    created_at: row.createdAt.toISOString(),
+    next_attempt_at: row.nextAttemptAt.toISOString(),
+    sent_at: iso(row.sentAt),
+  };
+}
+
+/** The operator's view of the machinery: the mail outbox (with retry) and the scheduled jobs' runs. */
+export async function operationsRoutes(
+  app: FastifyInstance,
+  options: { db: Database; jobEverySeconds: Record<string, number> },
+): Promise<void> {
+  const { db } = options;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get(
+    '/mail',
+    {
+      config: { staff: 'mail.view' },
+      schema: { tags: ['mail'], querystring: mailListQuery, response: replies(pageOf(mailEntrySchema)) },
+    },
+    async (request) => {
+      const { page, size, ...filter } = request.query;
+      const { rows, total } = await listMail(db, filter, { limit: size, offset: (page - 1) * size });
+      return ok(request, { total, page, size, items: rows.map(presentMail) });
+    },
+  );
+
+  routes.post(
+    '/mail/:id/retry',
+    {
+      config: { staff: 'mail.retry' },
+      schema: { tags: ['mail'], params: uuidParams, response: replies(mailEntrySchema) },
+    },
+    async (request) => {
+      const now = new Date();
+      const row = await db.transaction(async (tx) => {
+        const requeued = await requeueFailedMail(tx, request.params.id, now);
+        if (!requeued) {
+          throw (await findMail(tx, request.params.id))
+            ? new AppError(409, 'mail_not_retryable')
+            : new AppError(404, 'not_found');
+        }
+        await recordAudit(
+          tx,
+          signedInStaff(request).actor,
+          {
+            action: 'mail.retry',
+            targetType: 'mail',
+            targetId: requeued.id,
+            before: { status: 'failed' },
+            after: { status: 'pending' },
+          },
+          now,
+        );
+        return requeued;
+      });
+      return ok(request, presentMail(row));
+    },
+  );
+
+  routes.get(
+    '/jobs',
+    { config: { staff: 'jobs.view' }, schema: { tags: ['jobs'], response: replies(jobsSchema) } },
+    async (request) => {
+      const names = Object.keys(options.jobEverySeconds);
+      const runs = await latestJobRuns(db, names, RUNS_SHOWN);
+      return ok(
+        request,
+        names.map((name) => ({
+          name,
+          every_seconds: options.jobEverySeconds[name] ?? 0,
+          runs: (runs[name] ?? []).map((run) => ({
+            started_at: run.startedAt.toISOString(),
+            finished_at: run.finishedAt.toISOString(),
+            succeeded: run.succeeded,
+            result: run.result,
+            error: run.error,
+          })),
+        })),
+      );
+    },
+  );
+}
