@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, freshAccount, test, userInfo } from '../../web/e2e/support.ts';
-import { mailedLink, ownerLink, saveScreenshot, setUpStaff, signIn, staffBrowser } from './support.ts';
+import { formatExpiry } from '../../web/src/lib/dates.ts';
+import { callBody, expect, freshAccount, signInAs, test, userInfo } from '../../web/e2e/support.ts';
+import {
+  chargedTwice,
+  mailedLink,
+  ownerLink,
+  saveScreenshot,
+  setUpStaff,
+  signIn,
+  staffBrowser,
+} from './support.ts';
 
 const DAY = 86_400;
 const address = (role: string) => `${role}-${randomBytes(5).toString('hex')}@example.com`;
@@ -76,6 +85,13 @@ test('an owner sets up from the printed link and invites support, who adds three
   await expect(desk.getByTestId('section-ledger')).toContainText('Staff adjustment');
   await expect(desk.getByTestId('section-ledger')).toContainText('+3d');
 
+  // The customer's console shows the new expiry.
+  const customerPage = await browser.newPage();
+  await signInAs(customerPage, customer);
+  await customerPage.goto('/buy');
+  await expect(customerPage.getByTestId('expiry')).toHaveText(formatExpiry(expiry) ?? '');
+  await customerPage.close();
+
   // The owner finds the change in the audit log: who, what and why.
   await page.getByRole('menuitem', { name: 'Audit log' }).click();
   const row = page.getByRole('row', { name: /user\.adjust_time/ }).first();
@@ -120,20 +136,80 @@ test('a viewer sees accounts but no action, and the server refuses the change th
   await viewer.context.close();
 });
 
-test('the console speaks each language, and the choice stays', async ({ page, request }) => {
+test('finance refunds a payment charged twice from the attention queue, and the order’s time stays', async ({
+  page,
+  request,
+  browser,
+}) => {
+  const customer = await freshAccount(request);
+  const created = await request.post('/web/order/create', {
+    data: callBody({ period: 'month', connections: 1, pay_method: 'alipay' }),
+    headers: { authorization: customer.token },
+  });
+  const orderId = ((await created.json()) as { data: { order_id: string } }).data.order_id;
+  await chargedTwice(request, orderId);
+  const paidUntil = (await userInfo(request, customer.token)).expire_user;
+  expect(paidUntil).toBeGreaterThan(Date.now() / 1000);
+
   await owner(page, request);
-  await saveScreenshot(page, 'dashboard', 'en');
-  await page.getByLabel('language').click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle('简体中文').click();
-  await expect(page.getByRole('menuitem', { name: '用户' })).toBeVisible();
-  await expect(page.getByText('近 7 天').first()).toBeVisible();
-  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
-  await saveScreenshot(page, 'dashboard', 'zh');
-  await page.reload();
+  const financeEmail = address('finance');
+  await invite(page, financeEmail, 'Finance');
+  const finance = await staffBrowser(browser, financeEmail, await mailedLink(request, financeEmail));
+  const { page: desk } = finance;
+  await desk.getByRole('menuitem', { name: 'Attention queue' }).click();
+  const queued = desk
+    .getByTestId('attention-payments')
+    .getByRole('row', { name: new RegExp(customer.account) });
+  await expect(queued).toContainText('Order already paid');
+  await queued.getByRole('button', { name: 'Refund' }).click();
+  const dialog = desk.getByRole('dialog', { name: 'Refund' });
+  await dialog.getByLabel('Why (kept in the audit log)').fill('Charged twice for one order');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(queued).toHaveCount(0);
+
+  // The payments screen shows it refunded; the order's paid time is untouched.
+  await desk.getByRole('menuitem', { name: 'Payments and refunds' }).click();
+  await expect(desk.getByTestId('payments').getByRole('row', { name: /second-/ })).toContainText('Refunded');
+  expect((await userInfo(request, customer.token)).expire_user).toBe(paidUntil);
+  await saveScreenshot(desk, 'payments', 'en');
+  await finance.context.close();
+});
+
+const SCREENS = [
+  'dashboard',
+  'users',
+  'attention',
+  'orders',
+  'payments',
+  'settings',
+  'staff',
+  'mail',
+  'jobs',
+  'audit',
+];
+
+test('the console speaks each language, and the choice stays; every screen in en and zh', async ({
+  page,
+  request,
+}) => {
+  await owner(page, request);
+  for (const language of ['en', 'zh'] as const) {
+    await page.evaluate((chosen) => localStorage.setItem('skyway_admin_language', chosen), language);
+    for (const screen of SCREENS) {
+      await page.goto(`/admin/${screen === 'dashboard' ? '' : screen}`);
+      await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+      await expect(page.locator('.ant-layout-content')).not.toBeEmpty();
+      await saveScreenshot(page, screen, language);
+    }
+  }
   await expect(page.getByRole('menuitem', { name: '审计日志' })).toBeVisible();
   await page.getByLabel('language').click();
   await page.locator('.ant-select-dropdown:visible').getByTitle('繁體中文').click();
   await expect(page.getByRole('menuitem', { name: '稽核日誌' })).toBeVisible();
-  await page.getByRole('menuitem', { name: '使用者' }).click();
-  await saveScreenshot(page, 'users', 'tw');
+  await page.reload();
+  await expect(page.getByRole('menuitem', { name: '使用者' })).toBeVisible();
+  await page.getByLabel('language').click();
+  await page.locator('.ant-select-dropdown:visible').getByTitle('English').click();
+  await expect(page.getByRole('menuitem', { name: 'Users' })).toBeVisible();
 });

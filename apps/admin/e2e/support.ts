@@ -88,3 +88,10 @@ export async function saveScreenshot(page: Page, name: string, language: Languag
     fullPage: true,
   });
 }
+
+/** A buyer's order that the provider charged twice: the first payment paid it, the second gave no time. */
+export async function chargedTwice(request: APIRequestContext, orderId: string): Promise<void> {
+  const reply = await request.post(control('/payments/charged-twice'), { data: { order_id: orderId } });
+  expect(reply.ok(), await reply.text()).toBe(true);
+  expect(((await reply.json()) as { outcomes: string[] }).outcomes).toEqual(['credited', 'already_paid']);
+}

@@ -7,10 +7,13 @@ import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { currentLanguage } from './i18n.ts';
 import { ConsoleLayout } from './layout.tsx';
+import { AttentionPage } from './pages/attention.tsx';
 import { AuditPage } from './pages/audit.tsx';
 import { DashboardPage } from './pages/dashboard.tsx';
 import { JobsPage } from './pages/jobs.tsx';
 import { MailPage } from './pages/mail.tsx';
+import { OrdersPage } from './pages/orders.tsx';
+import { PaymentsPage } from './pages/payments.tsx';
 import { SettingsPage } from './pages/settings.tsx';
 import { SetupPage } from './pages/setup.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
@@ -32,6 +35,9 @@ const router = createBrowserRouter(
         { index: true, element: <DashboardPage /> },
         { path: 'users', element: <UsersPage /> },
         { path: 'users/:id', element: <UserPage /> },
+        { path: 'orders', element: <OrdersPage /> },
+        { path: 'payments', element: <PaymentsPage /> },
+        { path: 'attention', element: <AttentionPage /> },
         { path: 'settings', element: <SettingsPage /> },
         { path: 'staff', element: <StaffPage /> },
         { path: 'mail', element: <MailPage /> },

@@ -1,10 +1,13 @@
 import {
+  AlertOutlined,
   AuditOutlined,
   DashboardOutlined,
   MailOutlined,
   ScheduleOutlined,
   SettingOutlined,
+  ShoppingCartOutlined,
   TeamOutlined,
+  TransactionOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -41,6 +44,9 @@ export function LanguageSelect() {
 const MENU: { path: string; permission: Permission; label: string; icon: ReactNode }[] = [
   { path: '/', permission: 'dashboard.view', label: 'menuDashboard', icon: <DashboardOutlined /> },
   { path: '/users', permission: 'users.view', label: 'menuUsers', icon: <UserOutlined /> },
+  { path: '/attention', permission: 'orders.view', label: 'menuAttention', icon: <AlertOutlined /> },
+  { path: '/orders', permission: 'orders.view', label: 'menuOrders', icon: <ShoppingCartOutlined /> },
+  { path: '/payments', permission: 'orders.view', label: 'menuPayments', icon: <TransactionOutlined /> },
   { path: '/settings', permission: 'settings.view', label: 'menuSettings', icon: <SettingOutlined /> },
   { path: '/staff', permission: 'staff.view', label: 'menuStaff', icon: <TeamOutlined /> },
   { path: '/mail', permission: 'mail.view', label: 'menuMail', icon: <MailOutlined /> },

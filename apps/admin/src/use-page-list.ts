@@ -12,18 +12,24 @@ export interface Page<Item> {
   total_capped?: boolean;
 }
 
+export type Filters = Record<string, string | number | undefined>;
+export type SortOrder = 'desc' | 'asc';
+
 /**
  * A list the server pages: the current page's items and the antd pagination that moves through them.
- * `filters` are sent as query parameters; a change of them goes back to page 1.
+ * `filters` are sent as query parameters; a change of them goes back to page 1. With `sortable`, the
+ * list is sorted by its time, newest first until the member turns it (the `order` parameter).
  */
-export function usePageList<Item>(path: string, filters: Record<string, string | number | undefined> = {}) {
+export function usePageList<Item>(path: string, filters: Filters = {}, options: { sortable?: boolean } = {}) {
   const { t } = useTranslation();
   const [position, setPosition] = useState({ page: 1, size: 20, key: '' });
-  const key = JSON.stringify(filters);
+  const [order, setOrder] = useState<SortOrder>('desc');
+  const sent: Filters = options.sortable ? { ...filters, order } : filters;
+  const key = JSON.stringify(sent);
   const page = position.key === key ? position.page : 1;
   const result = useQuery({
-    queryKey: [path, filters, page, position.size],
-    queryFn: () => api<Page<Item>>('GET', `${path}${query({ ...filters, page, size: position.size })}`),
+    queryKey: [path, sent, page, position.size],
+    queryFn: () => api<Page<Item>>('GET', `${path}${query({ ...sent, page, size: position.size })}`),
     placeholderData: keepPreviousData,
   });
   const data = result.data;
@@ -37,7 +43,15 @@ export function usePageList<Item>(path: string, filters: Record<string, string |
       data?.total_capped ? t('totalCapped', { count: total }) : t('total', { count: total }),
     onChange: (next, size) => setPosition({ page: size === position.size ? next : 1, size, key }),
   };
-  return { ...result, items: data?.items ?? [], pagination };
+  return {
+    ...result,
+    path,
+    filters: sent,
+    items: data?.items ?? [],
+    pagination,
+    order: options.sortable ? order : undefined,
+    setOrder,
+  };
 }
 
 export type PageList<Item> = ReturnType<typeof usePageList<Item>>;

@@ -11,7 +11,9 @@ import { customerRoutes } from './modules/customers/routes.ts';
 import { operationsRoutes } from './modules/operations/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { settingsRoutes } from './modules/configuration/routes.ts';
+import { salesRoutes } from './modules/sales/routes.ts';
 import { staffRoutes } from './modules/staff/routes.ts';
+import type { PaymentProvider } from './modules/orders/provider.ts';
 import type { StaffDeps } from './modules/staff/service.ts';
 import { staffAuthPlugin } from './plugins/staff-auth.ts';
 
@@ -25,7 +27,11 @@ export const ADMIN_API_PREFIX = '/admin/api/v1';
  */
 export async function adminApi(
   app: FastifyInstance,
-  options: StaffDeps & { publicUrl: string | undefined; jobEverySeconds: Record<string, number> },
+  options: StaffDeps & {
+    publicUrl: string | undefined;
+    jobEverySeconds: Record<string, number>;
+    provider: PaymentProvider;
+  },
 ): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -47,6 +53,7 @@ export async function adminApi(
   await app.register(customerRoutes, { db });
   await app.register(settingsRoutes, { db });
   await app.register(operationsRoutes, { db, jobEverySeconds: options.jobEverySeconds });
+  await app.register(salesRoutes, { db, provider: options.provider });
   await app.register(auditRoutes, { db });
 
   app.withTypeProvider<ZodTypeProvider>().get(

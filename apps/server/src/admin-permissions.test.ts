@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS, type Permission, STAFF_ROLES, type StaffRole } from '@skyway/shared/staff';
 import { mailOutbox } from './db/schema/index.ts';
+import { sandboxPayment } from './testing/payments.ts';
 import { adminCaller, type SignedInStaff, signedInStaff } from './testing/staff.ts';
 import { signedInUser, startTestApp, type TestApp } from './testing/test-app.ts';
 
@@ -30,6 +31,9 @@ describe('the permission matrix, cell by cell through the routes', () => {
     return row?.id;
   };
 
+  /** A payment of the sandbox for a new order; `short` fen short makes it one for the operator. */
+  const payment = (short = 0) => sandboxPayment(t, short);
+
   beforeAll(async () => {
     t = await startTestApp();
     for (const role of STAFF_ROLES) members.set(role, await member(role));
@@ -55,6 +59,11 @@ describe('the permission matrix, cell by cell through the routes', () => {
     'mail.view': (m) => m.call('GET', '/mail?status=failed'),
     'mail.retry': async (m) => m.call('POST', `/mail/${await failedMail()}/retry`),
     'jobs.view': (m) => m.call('GET', '/jobs'),
+    'orders.view': (m) => m.call('GET', '/orders?status=paid'),
+    'payments.refund': async (m) =>
+      m.call('POST', `/payments/${await payment()}/refund`, { time: 'keep', reason: 'probe of the matrix' }),
+    'attention.resolve': async (m) =>
+      m.call('POST', `/payments/${await payment(100)}/settle`, { reason: 'probe of the matrix' }),
     'audit.view': (m) => m.call('GET', '/audit'),
   };
 

@@ -218,6 +218,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     siteName: config.siteName,
     publicUrl: config.payments.publicUrl,
     jobEverySeconds: Object.fromEntries(jobs.map((job) => [job.name, job.everySeconds])),
+    provider,
   });
 
   const schedule = (

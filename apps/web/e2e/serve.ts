@@ -7,7 +7,10 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { isSettingKey, resetSetting, writeSetting } from '../../server/src/modules/settings/repository.ts';
+import { eq } from 'drizzle-orm';
 import { openDatabase } from '../../server/src/db/client.ts';
+import { orders } from '../../server/src/db/schema/index.ts';
+import { fulfilPayment } from '../../server/src/modules/orders/fulfilment.ts';
 import { inviteOwner } from '../../server/src/modules/staff/service.ts';
 import { makeTestChain } from '../../server/src/testing/apple-chain.ts';
 import { signedInitialBuy } from '../../server/src/testing/apple-notifications.ts';
@@ -83,6 +86,20 @@ const control = createServer((request, reply) => {
       // What `npm run admin -- invite-owner EMAIL` prints.
       const origin = `http://127.0.0.1:${E2E_PORT}`;
       reply.end(JSON.stringify({ link: await inviteOwner(database.db, body.email, origin, new Date()) }));
+    } else if (request.url === '/payments/charged-twice' && typeof body.order_id === 'string') {
+      // The provider reporting two charges for one order: the first pays it, the second is money the
+      // operator has to give back (`already_paid`).
+      const orderId = body.order_id;
+      const [order] = await database.db.select().from(orders).where(eq(orders.id, orderId));
+      if (!order) throw new Error(`no order ${orderId}`);
+      const outcomes = [];
+      for (const charge of ['first', 'second']) {
+        const notice = { provider: 'sandbox', orderId, amount: order.amount, currency: order.currency };
+        outcomes.push(
+          await fulfilPayment(database.db, { ...notice, paymentId: `${charge}-${orderId}` }, new Date()),
+        );
+      }
+      reply.end(JSON.stringify({ outcomes }));
     } else if (request.url === '/staff/mailed-link' && typeof body.to === 'string') {
       // The set-up link in the invitation a member of staff finds in their mailbox.
       const to = body.to;

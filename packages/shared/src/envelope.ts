@@ -65,6 +65,12 @@ export const REASONS = [
   'staff_change_refused',
   // A message that is not failed, or whose body is no longer kept (a code mail's), cannot be sent again.
   'mail_not_retryable',
+  // Refunds and the attention queue: a payment of another provider than the one configured (or of
+  // one without a refund API); a payment refunded already; the provider's no; an item already closed.
+  'refund_unavailable',
+  'already_refunded',
+  'refund_refused',
+  'already_resolved',
   'too_many_requests',
   'internal_error',
   'service_unavailable',

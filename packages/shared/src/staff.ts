@@ -29,6 +29,12 @@ export const PERMISSIONS = {
   'settings.edit': ['owner', 'admin'],
   /** Change a plan's price. */
   'plans.edit': ['owner', 'admin', 'finance'],
+  /** Orders, payments, refunds and the attention queue. */
+  'orders.view': ['owner', 'admin', 'support', 'finance', 'viewer'],
+  /** Give a payment back through its provider, taking the order's time back or keeping it. */
+  'payments.refund': ['owner', 'admin', 'finance'],
+  /** Close an item of the attention queue: a payment reconciled by hand, a provider's notice. */
+  'attention.resolve': ['owner', 'admin', 'finance'],
   /** The mail outbox: what was sent, what failed. */
   'mail.view': ['owner', 'admin', 'support'],
   /** Send a message that was given up once more. */

@@ -26,7 +26,7 @@ export function AuditPage() {
   const { t } = useTranslation();
   const can = useCan();
   const [filters, setFilters] = useState<Filters>({});
-  const list = usePageList<AuditEntry>('/audit', filters);
+  const list = usePageList<AuditEntry>('/audit', filters, { sortable: true });
   if (!can('audit.view')) return <Forbidden />;
   const filter = (key: keyof Filters, placeholder: string) => (
     <Input.Search
@@ -46,17 +46,33 @@ export function AuditPage() {
       <PagedTable
         list={list}
         width={1100}
+        exportName="audit-log"
         columns={[
-          { title: t('time'), dataIndex: 'at', render: when },
+          { title: t('time'), dataIndex: 'at', render: when, sortsList: true },
           {
             title: t('staffMember'),
             render: (_, entry) =>
               `${entry.staff_email} · ${t(`role_${entry.role}` as 'role_owner', { defaultValue: entry.role })}`,
+            csv: (entry) => `${entry.staff_email} (${entry.role})`,
           },
           { title: t('action'), dataIndex: 'action' },
-          { title: t('target'), render: (_, entry) => `${entry.target_type} ${entry.target_id}` },
-          { title: t('before'), dataIndex: 'before', render: json },
-          { title: t('after'), dataIndex: 'after', render: json },
+          {
+            title: t('target'),
+            render: (_, entry) => `${entry.target_type} ${entry.target_id}`,
+            csv: (entry) => `${entry.target_type} ${entry.target_id}`,
+          },
+          {
+            title: t('before'),
+            dataIndex: 'before',
+            render: json,
+            csv: (entry) => JSON.stringify(entry.before),
+          },
+          {
+            title: t('after'),
+            dataIndex: 'after',
+            render: json,
+            csv: (entry) => JSON.stringify(entry.after),
+          },
           { title: t('address'), dataIndex: 'ip', render: (ip: string | null) => ip ?? t('commandLine') },
         ]}
       />

@@ -30,7 +30,7 @@ export function MailPage() {
   const can = useCan();
   const client = useQueryClient();
   const [filters, setFilters] = useState<{ status?: MailStatus; template?: string; to?: string }>({});
-  const list = usePageList<Mail>('/mail', filters);
+  const list = usePageList<Mail>('/mail', filters, { sortable: true });
   if (!can('mail.view')) return <Forbidden />;
   const retry = async (mail: Mail) => {
     try {
@@ -70,8 +70,9 @@ export function MailPage() {
       <PagedTable
         list={list}
         width={1000}
+        exportName="mail"
         columns={[
-          { title: t('createdAt'), dataIndex: 'created_at', render: when },
+          { title: t('createdAt'), dataIndex: 'created_at', render: when, sortsList: true },
           {
             title: t('to'),
             dataIndex: 'to',
@@ -89,7 +90,7 @@ export function MailPage() {
           { title: t('error'), dataIndex: 'error', ellipsis: true },
           { title: t('sentAt'), dataIndex: 'sent_at', render: when },
           {
-            title: t('actions'),
+            key: 'actions',
             render: (_, mail) =>
               mail.status === 'failed' &&
               can('mail.retry') && (

@@ -1,4 +1,4 @@
-import { App, Form, Input, InputNumber, Modal, Typography } from 'antd';
+import { App, Form, Input, InputNumber, Modal, Radio, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api.ts';
@@ -7,17 +7,26 @@ interface Values {
   reason: string;
   days?: number;
   hours?: number;
+  choice?: string;
+}
+
+/** A choice the change needs besides its reason (a refund: take the time back or keep it). */
+export interface Choice {
+  label: string;
+  options: { value: string; label: string }[];
+  initial: string;
 }
 
 /**
  * A change that needs a reason (kept in the audit log), confirmed in a dialog; with `time`, it also
- * asks for days and hours (negative takes time back).
+ * asks for days and hours (negative takes time back), with `choice`, one of its options.
  */
 export function ReasonModal(props: {
   open: boolean;
   title: string;
   hint?: string;
   time?: boolean;
+  choice?: Choice;
   onClose: () => void;
   onSubmit: (values: Values) => Promise<unknown>;
 }) {
@@ -50,7 +59,17 @@ export function ReasonModal(props: {
       }}
     >
       {props.hint && <Typography.Paragraph type="secondary">{props.hint}</Typography.Paragraph>}
-      <Form form={form} layout="vertical" requiredMark={false} initialValues={{ days: 0, hours: 0 }}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        initialValues={{ days: 0, hours: 0, choice: props.choice?.initial }}
+      >
+        {props.choice && (
+          <Form.Item name="choice" label={props.choice.label}>
+            <Radio.Group options={props.choice.options} />
+          </Form.Item>
+        )}
         {props.time && (
           <>
             <Form.Item name="days" label={t('days')} rules={[{ required: true, message: t('required') }]}>

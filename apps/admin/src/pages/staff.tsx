@@ -117,6 +117,7 @@ export function StaffPage() {
       <PagedTable
         list={list}
         width={900}
+        exportName="staff"
         columns={[
           { title: t('email'), dataIndex: 'email' },
           {
@@ -151,7 +152,7 @@ export function StaffPage() {
           { title: t('createdAt'), dataIndex: 'created_at', render: when },
           { title: t('lastLogin'), dataIndex: 'last_sign_in_at', render: when },
           {
-            title: t('actions'),
+            key: 'actions',
             render: (_, member) =>
               manageable(member) && (
                 <Space>

@@ -14,6 +14,7 @@ import {
 import { api } from '../api.ts';
 import { duration, money, when } from '../format.ts';
 import { Forbidden } from '../layout.tsx';
+import { useCoded } from '../coded.ts';
 import { PagedTable } from '../paged-table.tsx';
 import { useCan } from '../session.ts';
 import { usePageList } from '../use-page-list.ts';
@@ -32,12 +33,6 @@ const TAB_LABELS: Record<UserSection, string> = {
   invitations: 'tabInvitations',
   mail: 'tabMail',
 };
-
-/** A value the server names by a code, in the member's language (the code itself when new). */
-function useCoded() {
-  const { t } = useTranslation();
-  return (prefix: string, code: string) => t(`${prefix}_${code}` as 'ledger_trial', { defaultValue: code });
-}
 
 function useSectionColumns(): { [Kind in UserSection]: ColumnsType<Entry<Kind>> } {
   const { t } = useTranslation();

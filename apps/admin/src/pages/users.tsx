@@ -38,6 +38,7 @@ export function UsersPage() {
       <PagedTable
         list={list}
         width={900}
+        exportName="users"
         columns={[
           {
             title: t('email'),
@@ -49,7 +50,11 @@ export function UsersPage() {
           { title: t('lastLogin'), dataIndex: 'last_login_at', render: when },
           { title: t('expireAt'), dataIndex: 'expire_at', render: when },
           { title: t('connections'), dataIndex: 'connections' },
-          { title: t('status'), render: (_, user) => <UserStatus user={user} /> },
+          {
+            title: t('status'),
+            render: (_, user) => <UserStatus user={user} />,
+            csv: (user) => (user.disabled ? 'disabled' : `subscribe_type ${user.subscribe_type}`),
+          },
         ]}
       />
     </>

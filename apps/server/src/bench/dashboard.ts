@@ -6,15 +6,11 @@
 // a next one are timed too). Budget: 100 ms for each query (p95). Exits 1 when one is over.
 import { sql } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
+import { ATTENTION_MAIL_DAYS } from '@skyway/shared/schemas/admin/sales';
 import type { Database } from '../db/client.ts';
-import {
-  attentionCount,
-  figuresIn,
-  hourSums,
-  readSubscribers,
-  rolledUntil,
-} from '../modules/dashboard/repository.ts';
+import { figuresIn, hourSums, readSubscribers, rolledUntil } from '../modules/dashboard/repository.ts';
 import { dashboard, rollUpDashboard, windowsAt } from '../modules/dashboard/service.ts';
+import { attentionCounts } from '../modules/sales/repository.ts';
 import { createServerDatabase } from '../testing/test-database.ts';
 import { openDatabase } from '../db/client.ts';
 
@@ -112,7 +108,7 @@ try {
       () => figuresIn(db, { from: written, to: now }, false),
     ],
     ['subscribers by type (as counted by the job)', () => readSubscribers(db)],
-    ['attention queue', () => attentionCount(db)],
+    ['attention queue', () => attentionCounts(db, now, ATTENTION_MAIL_DAYS)],
     ['the whole dashboard (its queries at once)', () => dashboard(db, now, -480)],
   ];
   const samples = queries.map(() => [] as number[]);

@@ -8,6 +8,7 @@ import {
 } from '../jobs/inactive-accounts-repository.ts';
 import { invitationSummary, invitedPage } from '../modules/invitations/repository.ts';
 import { searchUsers, userSectionPage } from '../modules/customers/repository.ts';
+import { listOrders } from '../modules/sales/repository.ts';
 import { figuresIn, subscriberCounts } from '../modules/dashboard/repository.ts';
 import { userOrdersPage } from '../modules/orders/repository.ts';
 import {
@@ -59,8 +60,10 @@ describe.runIf(testDatabaseKind === 'postgres')('the lists at scale', () => {
     scratch = await createServerDatabase();
     await migrateServer(scratch.url);
     pool = new pg.Pool({ connectionString: scratch.url });
-    // The scratch database is dropped with its connections at the end: a client still closing then is told so.
+    // The scratch database is dropped with its connections at the end: a client still closing then is
+    // told so, and the pool passes an idle client's error on to its own listeners.
     pool.on('connect', (client) => client.on('error', () => undefined));
+    pool.on('error', () => undefined);
     // The repositories' own statements, as Drizzle sends them, are what the plans are read for.
     const logger = { logQuery: (query: string, params: unknown[]) => void issued.push({ query, params }) };
     db = drizzle(pool, { schema, logger }) as unknown as Database;
@@ -110,6 +113,16 @@ describe.runIf(testDatabaseKind === 'postgres')('the lists at scale', () => {
       name: `the ${section} of an account in the back office`,
       call: (db: Database) => userSectionPage(db, owner, section, pageAt(DEEP_PAGE)),
     })),
+    ...[1, DEEP_PAGE].flatMap((number) =>
+      (['desc', 'asc'] as const).map((order) => ({
+        name: `the back office's list of all orders, ${order}, page ${number}`,
+        call: (db: Database) => listOrders(db, { order }, pageAt(number)),
+      })),
+    ),
+    {
+      name: "the back office's orders of one account",
+      call: (db: Database) => listOrders(db, { order: 'desc', userId: owner }, pageAt(1)),
+    },
     {
       name: "the dashboard's live figures of the last hour",
       call: (db: Database) =>

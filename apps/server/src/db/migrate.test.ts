@@ -37,6 +37,8 @@ describe('migrations', () => {
       'payment_events',
       'payments',
       'plans',
+      'provider_notices',
+      'refunds',
       'sessions',
       'settings',
       'staff',

@@ -22,6 +22,24 @@ export interface WireSession {
   [key: string]: unknown;
 }
 
+/** The fields of a `refund` object, in Stripe's wire format. */
+export interface WireRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  status: string;
+  [key: string]: unknown;
+}
+
+interface PaidIntent {
+  amount: number;
+  currency: string;
+  charge: string;
+  refunded: number;
+}
+
 export interface StripeApi {
   /** `http://127.0.0.1:<port>`, for STRIPE_API_URL. */
   url: string;
@@ -31,6 +49,10 @@ export interface StripeApi {
   session(id: string): WireSession;
   /** What Stripe reports once the buyer has paid: `payment_status: 'paid'` with a PaymentIntent. */
   markPaid(id: string, paymentIntent?: string): WireSession;
+  /** A PaymentIntent that succeeded for this amount, as a payment outside a stored session makes one. */
+  paidIntent(amount: number, currency: string): string;
+  /** The refunds made, oldest first, as Stripe's `refund` objects. */
+  refunds(): WireRefund[];
   /** Stops answering (connections refused) until reopen(). */
   close(): Promise<void>;
   reopen(): Promise<void>;
@@ -135,12 +157,65 @@ function newSession(body: FormObject, created: number): WireSession {
  * A local stand-in for the Stripe API endpoints this site calls, answering in Stripe's wire format:
  * `POST /v1/checkout/sessions` (form-encoded, Bearer key, Idempotency-Key honoured like Stripe does),
  * `GET /v1/checkout/sessions/:id` and `POST /v1/checkout/sessions/:id/expire` (an open session
- * becomes `expired`; any other is refused with 400, as Stripe does).
+ * becomes `expired`; any other is refused with 400, as Stripe does), and `POST /v1/refunds` (of a
+ * paid PaymentIntent, Idempotency-Key honoured; more than was paid is refused with
+ * `charge_already_refunded` or `amount_too_large`, as Stripe does).
  */
 export async function startStripeApi(options: { secretKey: string }): Promise<StripeApi> {
   const requests: RecordedRequest[] = [];
   const sessions = new Map<string, WireSession>();
   const byIdempotencyKey = new Map<string, string>();
+  const intents = new Map<string, PaidIntent>();
+  const refunds = new Map<string, WireRefund>();
+  const refundByKey = new Map<string, string>();
+
+  /** POST /v1/refunds: the answer Stripe gives, and the refund it makes. */
+  function refund(body: FormObject, key: string | undefined): { status: number; body: unknown } {
+    const earlier = key ? refunds.get(refundByKey.get(key) ?? '') : undefined;
+    if (earlier) return { status: 200, body: earlier };
+    const intentId = text(body.payment_intent) ?? '';
+    const intent = intents.get(intentId);
+    if (!intent) {
+      return {
+        status: 404,
+        body: stripeError(`No such payment_intent: '${intentId}'`, 'resource_missing', 'payment_intent'),
+      };
+    }
+    const amount = Number(text(body.amount) ?? intent.amount - intent.refunded);
+    if (intent.refunded >= intent.amount) {
+      return {
+        status: 400,
+        body: stripeError(`Charge ${intent.charge} has already been refunded.`, 'charge_already_refunded'),
+      };
+    }
+    if (amount > intent.amount - intent.refunded) {
+      return {
+        status: 400,
+        body: stripeError(
+          `Refund amount (${amount}) is greater than unrefunded amount on charge (${intent.amount - intent.refunded})`,
+          'amount_too_large',
+          'amount',
+        ),
+      };
+    }
+    intent.refunded += amount;
+    const made: WireRefund = {
+      id: randomId('re'),
+      object: 'refund',
+      amount,
+      balance_transaction: randomId('txn'),
+      charge: intent.charge,
+      created: Math.floor(Date.now() / 1000),
+      currency: intent.currency,
+      metadata: record(body.metadata),
+      payment_intent: intentId,
+      reason: text(body.reason),
+      status: 'succeeded',
+    };
+    refunds.set(made.id, made);
+    if (key) refundByKey.set(key, made.id);
+    return { status: 200, body: made };
+  }
 
   const server = createServer((request, response) => {
     void (async () => {
@@ -188,6 +263,11 @@ export async function startStripeApi(options: { secretKey: string }): Promise<St
         sessions.set(session.id, session);
         if (typeof key === 'string') byIdempotencyKey.set(key, session.id);
         return send(response, 200, session);
+      }
+      if (request.method === 'POST' && url.pathname === '/v1/refunds') {
+        const key = request.headers['idempotency-key'];
+        const answer = refund(body, typeof key === 'string' ? key : undefined);
+        return send(response, answer.status, answer.body);
       }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(url.pathname);
       const session = match?.[1] ? sessions.get(decodeURIComponent(match[1])) : undefined;
@@ -237,13 +317,26 @@ export async function startStripeApi(options: { secretKey: string }): Promise<St
     requests,
     session: (id) => structuredClone(stored(id)),
     markPaid(id, paymentIntent = randomId('pi_test')) {
-      Object.assign(stored(id), {
+      const paid = stored(id);
+      intents.set(paymentIntent, {
+        amount: Number(paid.amount_total),
+        currency: String(paid.currency),
+        charge: randomId('ch_test'),
+        refunded: 0,
+      });
+      Object.assign(paid, {
         payment_status: 'paid',
         status: 'complete',
         payment_intent: paymentIntent,
       });
       return structuredClone(stored(id));
     },
+    paidIntent(amount, currency) {
+      const id = randomId('pi_test');
+      intents.set(id, { amount, currency: currency.toLowerCase(), charge: randomId('ch_test'), refunded: 0 });
+      return id;
+    },
+    refunds: () => [...refunds.values()].map((made) => structuredClone(made)),
     close: () =>
       new Promise<void>((resolve) => {
         if (!server.listening) return resolve();
@@ -255,14 +348,18 @@ export async function startStripeApi(options: { secretKey: string }): Promise<St
   };
 }
 
-/** An event as Stripe delivers it to a webhook endpoint, around a Checkout Session. */
-export function stripeEvent(type: string, session: WireSession, id = randomId('evt_test')): string {
+/** An event as Stripe delivers it to a webhook endpoint, around one of its objects (a Checkout Session, a charge, a dispute). */
+export function stripeEvent(
+  type: string,
+  object: { id: string; object: string; [key: string]: unknown },
+  id = randomId('evt_test'),
+): string {
   return JSON.stringify({
     id,
     object: 'event',
     api_version: Stripe.API_VERSION,
     created: Math.floor(Date.now() / 1000),
-    data: { object: session },
+    data: { object },
     livemode: false,
     pending_webhooks: 1,
     request: { id: null, idempotency_key: null },

@@ -16,3 +16,5 @@ export * from './app-store-transactions.ts';
 export * from './staff.ts';
 export * from './audit-log.ts';
 export * from './dashboard.ts';
+export * from './refunds.ts';
+export * from './provider-notices.ts';

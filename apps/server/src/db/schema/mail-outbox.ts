@@ -43,6 +43,10 @@ export const mailOutbox = pgTable(
     // The back office's outbox, newest first, whole or for one address.
     index('mail_outbox_created_idx').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
     index('mail_outbox_to_idx').on(sql`lower(${table.to})`, table.createdAt.desc().nullsFirst()),
+    // The attention queue: mail given up on, newest first.
+    index('mail_outbox_failed_idx')
+      .on(table.createdAt)
+      .where(sql`${table.status} = 'failed'`),
     index('mail_outbox_user_idx')
       .on(table.userId)
       .where(sql`${table.userId} is not null`),

@@ -44,6 +44,8 @@ export const orders = pgTable(
       table.createdAt.desc().nullsFirst(),
       table.id.desc().nullsFirst(),
     ),
+    // The back office's list of all orders, newest first (by status, provider or dates as it goes).
+    index('orders_created_idx').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
     // The dashboard's paid orders by the time they were paid.
     index('orders_paid_at_idx')
       .on(table.paidAt)

@@ -20,6 +20,9 @@ export const payments = pgTable(
     currency: text('currency').notNull(),
     outcome: text('outcome').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    // When the operator dealt with a payment that gave no time: `refunded`, or `reconciled` by hand.
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    settlement: text('settlement'),
   },
   (table) => [
     uniqueIndex('payments_provider_payment_key').on(table.provider, table.providerPaymentId),
@@ -31,6 +34,10 @@ export const payments = pgTable(
       .where(sql`${table.outcome} = 'credited'`),
     index('payments_needs_operator_idx')
       .on(table.createdAt)
-      .where(sql`${table.outcome} <> 'credited'`),
+      .where(sql`${table.outcome} <> 'credited' and ${table.settledAt} is null`),
+    // The orders and payments screen, newest first, by outcome or provider.
+    index('payments_created_idx').on(table.createdAt),
   ],
 );
+
+export type PaymentRow = typeof payments.$inferSelect;

@@ -66,6 +66,17 @@ export class LockedAccount {
     return this.change({ reason: 'staff_adjustment', after });
   }
 
+  /**
+   * A refunded order: its days taken back (never below now; its connections stay, as a refund of an
+   * upgrade cannot know what the account had before), or kept. A ledger row either way, with the order.
+   */
+  refund(order: { id: string; days: number }, takeBack: boolean): Promise<Date | null> {
+    const after = takeBack
+      ? removeTime(this.entitlement, order.days * DAY_SECONDS, this.nowSeconds)
+      : this.entitlement;
+    return this.change({ reason: 'refund', ref: order.id, after, recordUnchanged: true });
+  }
+
   /** A paid order's time and connections, by the purchase rules. */
   purchase(order: { id: string; days: number; connections: number }): Promise<Date | null> {
     return this.change({

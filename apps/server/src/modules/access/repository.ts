@@ -26,6 +26,8 @@ export interface AccessChange {
   subscribeType?: SubscribeType;
   /** Whether a store subscription renews by itself (App Store renewal status). */
   autoRenew?: boolean;
+  /** A ledger row even when nothing changes: a decision worth its line (a refund that kept the time). */
+  recordUnchanged?: boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function writeAccess(
       ...(change.autoRenew === undefined ? {} : { autoRenew: change.autoRenew }),
     })
     .where(eq(users.id, user.id));
-  if (!sameEntitlement(after, entitlementOf(user, now))) {
+  if (change.recordUnchanged || !sameEntitlement(after, entitlementOf(user, now))) {
     await db.insert(expiryLedger).values({
       userId: user.id,
       reason: change.reason,

@@ -14,7 +14,8 @@ export type AccessReason =
   | 'app_store'
   | 'app_store_refund'
   | 'downgrade'
-  | 'staff_adjustment';
+  | 'staff_adjustment'
+  | 'refund';
 
 /** The access columns of an account as stored (dates, null = none). */
 export interface StoredAccess {

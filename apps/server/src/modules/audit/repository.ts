@@ -1,4 +1,4 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { StaffRole } from '@skyway/shared/staff';
 import type { Database } from '../../db/client.ts';
 import { auditLog, type AuditRow } from '../../db/schema/index.ts';
@@ -47,9 +47,10 @@ export interface AuditFilter {
   action?: string;
   targetType?: string;
   targetId?: string;
+  order?: 'desc' | 'asc';
 }
 
-/** A page of the log, newest first. A member or a target has an index of its own; other filters walk the time index. */
+/** A page of the log, newest (or oldest) first. A member or a target has an index of its own; other filters walk the time index. */
 export async function listAudit(
   db: Database,
   filter: AuditFilter,
@@ -67,7 +68,11 @@ export async function listAudit(
       .select()
       .from(auditLog)
       .where(where)
-      .orderBy(desc(auditLog.at), desc(auditLog.id))
+      .orderBy(
+        ...(filter.order === 'asc'
+          ? [asc(auditLog.at), asc(auditLog.id)]
+          : [desc(auditLog.at), desc(auditLog.id)]),
+      )
       .limit(size)
       .offset((page - 1) * size),
     db.select({ n: count() }).from(auditLog).where(where),

@@ -16,8 +16,8 @@ export async function auditRoutes(app: FastifyInstance, options: { db: Database 
       schema: { tags: ['audit'], querystring: auditListQuery, response: replies(pageOf(auditEntrySchema)) },
     },
     async (request) => {
-      const { page, size, staff_id, action, target_type, target_id } = request.query;
-      const filter = { staffId: staff_id, action, targetType: target_type, targetId: target_id };
+      const { page, size, staff_id, action, target_type, target_id, order } = request.query;
+      const filter = { staffId: staff_id, action, targetType: target_type, targetId: target_id, order };
       const { rows, total } = await listAudit(options.db, filter, page, size);
       const items = rows.map((row) => ({
         id: row.id,

@@ -50,11 +50,17 @@ export async function endUserSessions(
 ): Promise<void> {
   await existingUser(db, request.id);
   await db.transaction(async (tx) => {
-    await revokeUserSessions(tx, request.id, { now: request.now });
+    const ended = await revokeUserSessions(tx, request.id, { now: request.now });
     await recordAudit(
       tx,
       actor,
-      { action: 'user.end_sessions', targetType: 'user', targetId: request.id, before: null, after: null },
+      {
+        action: 'user.end_sessions',
+        targetType: 'user',
+        targetId: request.id,
+        before: { open_sessions: ended },
+        after: { open_sessions: 0 },
+      },
       request.now,
     );
   });

@@ -3,7 +3,6 @@ import type { Database } from '../../db/client.ts';
 import {
   dashboardHours,
   dashboardSubscribers,
-  mailOutbox,
   orders,
   payments,
   trialClaims,
@@ -200,17 +199,3 @@ export async function countSubscribers(db: Database, now: Date): Promise<void> {
 }
 
 export const readSubscribers = (db: Database) => db.select().from(dashboardSubscribers);
-
-/** Things for the operator: payments to refund or reconcile, mail given up on. */
-export async function attentionCount(db: Database): Promise<number> {
-  const [paymentRow] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(payments)
-    // Every outcome but `credited` (amount_mismatch, already_paid) leaves money to refund or reconcile.
-    .where(ne(payments.outcome, 'credited'));
-  const [mailRow] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(mailOutbox)
-    .where(eq(mailOutbox.status, 'failed'));
-  return (paymentRow?.n ?? 0) + (mailRow?.n ?? 0);
-}

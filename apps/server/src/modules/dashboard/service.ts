@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import { DASHBOARD_WINDOWS, type dashboardSchema } from '@skyway/shared/schemas/admin/dashboard';
+import { ATTENTION_MAIL_DAYS } from '@skyway/shared/schemas/admin/sales';
 import type { Database } from '../../db/client.ts';
+import { attentionCounts } from '../sales/repository.ts';
 import {
-  attentionCount,
   countSubscribers,
   type FigureRow,
   figuresIn,
@@ -100,7 +101,9 @@ export async function dashboard(
     written ? hourSums(db, hourStarts, new Date(written)) : Promise.resolve([]),
     Promise.all([...liveSpans.values()].map((span) => figuresIn(db, span, false))),
     readSubscribers(db),
-    attentionCount(db),
+    attentionCounts(db, now, ATTENTION_MAIL_DAYS).then((counts) =>
+      Object.values(counts).reduce((sum, n) => sum + n, 0),
+    ),
   ]);
 
   /** Each window's totals, by figure, provider and currency. */

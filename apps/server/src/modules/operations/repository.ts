@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { MailStatus } from '@skyway/shared/mail';
 import type { Database } from '../../db/client.ts';
 import { mailOutbox, type MailOutboxRow } from '../../db/schema/index.ts';
@@ -7,6 +7,7 @@ export interface MailFilter {
   status?: MailStatus;
   template?: string;
   to?: string;
+  order?: 'desc' | 'asc';
 }
 
 /** A page of the outbox, newest first (`mail_outbox_created_idx`, or `mail_outbox_to_idx` for an address). */
@@ -25,7 +26,11 @@ export async function listMail(
       .select()
       .from(mailOutbox)
       .where(where)
-      .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+      .orderBy(
+        ...(filter.order === 'asc'
+          ? [asc(mailOutbox.createdAt), asc(mailOutbox.id)]
+          : [desc(mailOutbox.createdAt), desc(mailOutbox.id)]),
+      )
       .limit(page.limit)
       .offset(page.offset),
     db.select({ n: count() }).from(mailOutbox).where(where),

@@ -41,4 +41,24 @@ export interface PaymentProvider {
    * throws when the provider could not be asked (the orders job tries again).
    */
   closeCheckout(order: OrderRow): Promise<void>;
+  /**
+   * Gives a whole payment back. `key` is sent as the idempotency key, so asking again after a lost
+   * answer refunds once. Throws RefundRefused when the provider says no (already refunded, too old…),
+   * any other error when it could not be asked.
+   */
+  refund(
+    payment: { providerPaymentId: string; amount: number; currency: string },
+    key: string,
+  ): Promise<ProviderRefund>;
+}
+
+/** A refund as the provider reports it: `pending` is accepted and on its way (some methods take days). */
+export interface ProviderRefund {
+  id: string;
+  status: 'succeeded' | 'pending';
+}
+
+/** The provider's no to a refund, in its own words. */
+export class RefundRefused extends Error {
+  override name = 'RefundRefused';
 }

@@ -6,6 +6,7 @@ import { errorReplies } from '../../plugins/envelope.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { type FulfilOutcome, fulfilPayment } from '../orders/fulfilment.ts';
 import { recordPaymentEvent } from '../payment-events/repository.ts';
+import { recordMoneyNotice } from '../sales/notices.ts';
 import { sessionPaymentId } from './stripe.ts';
 
 export const STRIPE_WEBHOOK_PATH = '/web/pay/stripe/notify';
@@ -23,6 +24,10 @@ const NEEDS_OPERATOR: ReadonlySet<SessionEventOutcome> = new Set([
   'unknown_order',
   'no_order',
 ]);
+
+/** The id of an expandable field of a Stripe object, whether it came as an id or expanded. */
+const idOf = (field: string | { id: string } | null): string | null =>
+  typeof field === 'string' ? field : (field?.id ?? null);
 
 /** Our order of a Checkout Session: set by createCheckout in its metadata and as client_reference_id. */
 const orderIdOf = (session: Stripe.Checkout.Session): string | null =>
@@ -127,6 +132,44 @@ export async function stripeWebhookRoutes(
             { ...log, order_id: result.orderId },
             'stripe payment failed; the order stays as it is',
           );
+          break;
+        }
+        case 'charge.refunded': {
+          const charge = event.data.object;
+          const done = await recordMoneyNotice(
+            db,
+            {
+              provider: 'stripe',
+              event: { id: event.id, type: event.type },
+              kind: 'refunded',
+              objectId: charge.id,
+              providerPaymentId: idOf(charge.payment_intent),
+              amount: charge.amount_refunded,
+              currency: charge.currency,
+            },
+            now,
+          );
+          request.log[done === 'noted' ? 'warn' : 'info']({ ...log, done }, 'stripe refund noted');
+          break;
+        }
+        case 'charge.dispute.created': {
+          const dispute = event.data.object;
+          await recordMoneyNotice(
+            db,
+            {
+              provider: 'stripe',
+              event: { id: event.id, type: event.type },
+              kind: 'dispute',
+              objectId: dispute.id,
+              providerPaymentId: idOf(dispute.payment_intent),
+              amount: dispute.amount,
+              currency: dispute.currency,
+              detail: { reason: dispute.reason, status: dispute.status, charge: idOf(dispute.charge) },
+            },
+            now,
+          );
+          // The buyer's bank is taking the money back: the operator has days to answer at Stripe.
+          request.log.warn(log, 'stripe dispute opened; needs the operator');
           break;
         }
         default:

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import type { Language } from '@skyway/shared/languages';
 import type { PayMethod } from '@skyway/shared/plans';
 import type { OrderRow } from '../../db/schema/index.ts';
-import type { PaymentProvider, ProviderPayment } from '../orders/provider.ts';
+import { type PaymentProvider, type ProviderPayment, RefundRefused } from '../orders/provider.ts';
 
 export interface StripeOptions {
   secretKey: string;
@@ -144,6 +144,26 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
         const session = await stripe.checkout.sessions.retrieve(order.providerRef);
         if (session.status === 'open') throw error;
+      }
+    },
+    async refund(payment, key) {
+      // A payment is recorded under its PaymentIntent; a Checkout Session id means there was none.
+      if (!payment.providerPaymentId.startsWith('pi_')) {
+        throw new RefundRefused(`no PaymentIntent to refund for ${payment.providerPaymentId}`);
+      }
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: payment.providerPaymentId, amount: payment.amount },
+          { idempotencyKey: `refund-${key}` },
+        );
+        if (refund.status === 'failed' || refund.status === 'canceled') {
+          throw new RefundRefused(`Stripe answered refund ${refund.id} as ${refund.status}`);
+        }
+        return { id: refund.id, status: refund.status === 'succeeded' ? 'succeeded' : 'pending' };
+      } catch (error) {
+        // A 4xx is Stripe's no (already refunded, disputed…); anything else may not have reached it.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError) throw new RefundRefused(error.message);
+        throw error;
       }
     },
   };

@@ -113,10 +113,12 @@ export async function revokeUserSessions(
   db: Database,
   userId: string,
   options: { keep?: string; now?: Date } = {},
-): Promise<void> {
+): Promise<number> {
   const mine = eq(sessions.userId, userId);
-  await db
+  const ended = await db
     .update(sessions)
     .set({ revokedAt: options.now ?? new Date() })
-    .where(and(mine, isNull(sessions.revokedAt), options.keep ? ne(sessions.id, options.keep) : undefined));
+    .where(and(mine, isNull(sessions.revokedAt), options.keep ? ne(sessions.id, options.keep) : undefined))
+    .returning({ id: sessions.id });
+  return ended.length;
 }

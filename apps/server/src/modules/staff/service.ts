@@ -176,7 +176,13 @@ export async function finishSetup(
     await recordAudit(
       tx,
       actor,
-      { action: 'staff.set_up', targetType: 'staff', targetId: member.id, before: null, after: null },
+      {
+        action: 'staff.set_up',
+        targetType: 'staff',
+        targetId: member.id,
+        before: { status: 'invited' },
+        after: { status: 'active' },
+      },
       now,
     );
   });
@@ -252,7 +258,13 @@ export async function resendInvite(
     await recordAudit(
       tx,
       actor,
-      { action: 'staff.reinvite', targetType: 'staff', targetId: member.id, before: null, after: null },
+      {
+        action: 'staff.reinvite',
+        targetType: 'staff',
+        targetId: member.id,
+        before: { status: 'invited' },
+        after: { status: 'invited', link_expires_at: after(now, SETUP_LINK_HOURS * 3_600_000).toISOString() },
+      },
       now,
     );
     return { member, token };

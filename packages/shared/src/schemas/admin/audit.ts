@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTime, listQuery } from './common.ts';
+import { isoTime, listQuery, sortQuery } from './common.ts';
 
 /** One change made by staff, as the audit log keeps it. */
 export const auditEntrySchema = z.object({
@@ -17,7 +17,7 @@ export const auditEntrySchema = z.object({
   ip: z.string().nullable(),
 });
 
-export const auditListQuery = listQuery.extend({
+export const auditListQuery = listQuery.extend(sortQuery.shape).extend({
   staff_id: z.uuid().optional(),
   action: z.string().trim().min(1).max(64).optional(),
   target_type: z.string().trim().min(1).max(64).optional(),

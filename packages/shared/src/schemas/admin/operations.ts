@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { MAIL_STATUSES } from '../../mail.ts';
-import { isoTime, listQuery } from './common.ts';
+import { isoTime, listQuery, sortQuery } from './common.ts';
 
 /** The outbox, newest first: all of it, or by status, template or recipient (the whole address). */
-export const mailListQuery = listQuery.extend({
+export const mailListQuery = listQuery.extend(sortQuery.shape).extend({
   status: z.enum(MAIL_STATUSES).optional(),
   template: z.string().trim().min(1).max(64).optional(),
   to: z.string().trim().min(3).max(254).optional(),

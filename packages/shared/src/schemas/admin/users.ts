@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { isoTime, listQuery, pageOf } from './common.ts';
+import { COUNT_CAP, cappedPageOf, isoTime, listQuery, pageOf } from './common.ts';
 
 /** What a search for accounts matches: an id, an invite code, or any part of the address (3+ characters). */
 export const USER_SEARCH_MIN_LENGTH = 3;
-/** Past this many matches a list says "more than" rather than counting them all. */
-export const USER_COUNT_CAP = 10_000;
+export const USER_COUNT_CAP = COUNT_CAP;
 
 export const userListQuery = listQuery.extend({ q: z.string().trim().max(254).optional() });
 
@@ -23,10 +22,7 @@ export const userSummarySchema = z.object({
   disabled: z.boolean(),
 });
 
-export const userListSchema = pageOf(userSummarySchema).extend({
-  /** True when the matches were counted up to USER_COUNT_CAP only. */
-  total_capped: z.boolean(),
-});
+export const userListSchema = cappedPageOf(userSummarySchema);
 
 /** An account's whole picture, apart from the lists that have pages of their own. */
 export const userDetailSchema = userSummarySchema.extend({

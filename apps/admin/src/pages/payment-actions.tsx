@@ -1,0 +1,82 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Space } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import type { adminPaymentSchema } from '@skyway/shared/schemas/admin/sales';
+import { api } from '../api.ts';
+import { useCan } from '../session.ts';
+import { type Choice, ReasonModal } from './reason-modal.tsx';
+
+export type Payment = z.infer<typeof adminPaymentSchema>;
+
+/** Lists and queues that show payments: refreshed after a refund or a settlement. */
+export const refreshPayments = (client: ReturnType<typeof useQueryClient>) =>
+  client.invalidateQueries({
+    predicate: (q) => ['/payments', '/attention', '/orders', 'dashboard'].includes(String(q.queryKey[0])),
+  });
+
+/** What becomes of the order's time when its money goes back: taken back (the default) or kept. */
+export function useTimeChoice(): Choice {
+  const { t } = useTranslation();
+  return {
+    label: t('refundTime'),
+    initial: 'take_back',
+    options: [
+      { value: 'take_back', label: t('timeTakeBack') },
+      { value: 'keep', label: t('timeKeep') },
+    ],
+  };
+}
+
+/**
+ * What finance may do with a payment: refund it through its provider (taking the order's time
+ * back or keeping it), or, for one that gave no time, mark it settled by hand. A refund that could
+ * not reach the provider is asked again under the same key.
+ */
+export function PaymentActions({ payment }: { payment: Payment }) {
+  const { t } = useTranslation();
+  const can = useCan();
+  const client = useQueryClient();
+  const timeChoice = useTimeChoice();
+  const [dialog, setDialog] = useState<'refund' | 'settle' | null>(null);
+  const refunded = payment.refund?.status === 'succeeded' || payment.settlement !== null;
+  const retry = payment.refund?.status === 'pending' && payment.refund.error !== null;
+  const settleable = payment.outcome !== 'credited' && payment.settled_at === null && !payment.refund;
+  if (refunded && !retry) return null;
+  return (
+    <Space>
+      {can('payments.refund') && (
+        <Button size="small" danger onClick={() => setDialog('refund')}>
+          {retry ? t('refundAgain') : t('refund')}
+        </Button>
+      )}
+      {can('attention.resolve') && settleable && (
+        <Button size="small" onClick={() => setDialog('settle')}>
+          {t('settle')}
+        </Button>
+      )}
+      <ReasonModal
+        open={dialog === 'refund'}
+        title={t('refund')}
+        hint={t('refundHint', { amount: (payment.amount / 100).toFixed(2), currency: payment.currency })}
+        choice={payment.outcome === 'credited' ? timeChoice : undefined}
+        onClose={() => setDialog(null)}
+        onSubmit={async ({ reason, choice }) => {
+          await api('POST', `/payments/${payment.id}/refund`, { reason, time: choice ?? 'keep' });
+          await refreshPayments(client);
+        }}
+      />
+      <ReasonModal
+        open={dialog === 'settle'}
+        title={t('settle')}
+        hint={t('settleHint')}
+        onClose={() => setDialog(null)}
+        onSubmit={async ({ reason }) => {
+          await api('POST', `/payments/${payment.id}/settle`, { reason });
+          await refreshPayments(client);
+        }}
+      />
+    </Space>
+  );
+}

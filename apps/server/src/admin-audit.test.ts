@@ -1,0 +1,156 @@
+import { count, eq, gt } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, mailOutbox, providerNotices } from './db/schema/index.ts';
+import { createStaff, issueSetupToken } from './modules/staff/repository.ts';
+import { sandboxPayment } from './testing/payments.ts';
+import { adminCaller, type SignedInStaff, signedInStaff, totpCode } from './testing/staff.ts';
+import { signedInUser, startTestApp, type TestApp } from './testing/test-app.ts';
+
+type Change = () => Promise<{ json(): { code: number } }>;
+/** Makes what a change needs (which may write audit rows of its own), then hands back the change. */
+type Probe = () => Promise<Change>;
+
+/*
+ * Every change a member of staff makes writes exactly one audit row, with what it was and what it
+ * became. The routes come from the OpenAPI document, so a new changing route without a probe here
+ * fails the first test, and one whose change writes no audit row fails the second.
+ */
+describe('the audit log covers every changing route of the back office', () => {
+  let t: TestApp;
+  let owner: SignedInStaff;
+  const customer = async () => (await signedInUser(t.database)).user.id;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    owner = await signedInStaff(t.app, t.database, 'owner');
+  });
+  afterAll(() => t.close());
+
+  /** The member's own session and sign-in are not changes to the business: the log keeps changes. */
+  const SESSION_ROUTES = ['POST /session', 'POST /session/second-factor', 'DELETE /session'];
+
+  const probes: Record<string, Probe> = {
+    'POST /setup/{token}': async () => {
+      const member = await createStaff(t.database.db, {
+        email: `audit-${Date.now()}@example.com`,
+        role: 'viewer',
+        language: 'en',
+        invitedBy: null,
+      });
+      const link = await issueSetupToken(t.database.db, member.id, new Date(Date.now() + 3_600_000));
+      const call = adminCaller(() => t.app);
+      const secret = (await call('GET', `/setup/${link}`)).json().data.totp_secret as string;
+      return () =>
+        call('POST', `/setup/${link}`, { body: { password: 'audit password 1', code: totpCode(secret) } });
+    },
+    'POST /staff': async () => () =>
+      owner.call('POST', '/staff', { email: `invited-${Date.now()}@example.com`, role: 'support' }),
+    'POST /staff/{id}/invitation': async () => {
+      const invited = await owner.call('POST', '/staff', {
+        email: `again-${Date.now()}@example.com`,
+        role: 'viewer',
+      });
+      return () => owner.call('POST', `/staff/${invited.json().data.id}/invitation`, {});
+    },
+    'PATCH /staff/{id}': async () => {
+      const { id } = await signedInStaff(t.app, t.database, 'viewer');
+      return () => owner.call('PATCH', `/staff/${id}`, { role: 'finance' });
+    },
+    'POST /users/{id}/time': async () => {
+      const id = await customer();
+      return () => owner.call('POST', `/users/${id}/time`, { days: 2, reason: 'audit probe' });
+    },
+    'DELETE /users/{id}/sessions': async () => {
+      const id = await customer();
+      return () => owner.call('DELETE', `/users/${id}/sessions`);
+    },
+    'PATCH /users/{id}': async () => {
+      const id = await customer();
+      return () => owner.call('PATCH', `/users/${id}`, { disabled: true, reason: 'audit probe' });
+    },
+    'PATCH /settings': async () => () => owner.call('PATCH', '/settings', { invite_daily_cap: 12 }),
+    'PATCH /plans/{period}': async () => () => owner.call('PATCH', '/plans/year', { unit_price: 19_900 }),
+    'POST /mail/{id}/retry': async () => {
+      const [mail] = await t.database.db
+        .insert(mailOutbox)
+        .values({
+          to: 'a@example.com',
+          template: 'password_changed',
+          language: 'en',
+          subject: 'S',
+          text: 'B',
+          html: 'B',
+          status: 'failed',
+        })
+        .returning({ id: mailOutbox.id });
+      return () => owner.call('POST', `/mail/${mail?.id}/retry`);
+    },
+    'POST /payments/{id}/refund': async () => {
+      const id = await sandboxPayment(t);
+      return () => owner.call('POST', `/payments/${id}/refund`, { time: 'take_back', reason: 'audit probe' });
+    },
+    'POST /payments/{id}/settle': async () => {
+      const id = await sandboxPayment(t, 100);
+      return () => owner.call('POST', `/payments/${id}/settle`, { reason: 'audit probe' });
+    },
+    'POST /notices/{id}/resolve': async () => {
+      const [notice] = await t.database.db
+        .insert(providerNotices)
+        .values({
+          provider: 'stripe',
+          kind: 'dispute',
+          providerObjectId: `dp_${Date.now()}`,
+          amount: 100,
+          currency: 'CNY',
+        })
+        .returning({ id: providerNotices.id });
+      return () => owner.call('POST', `/notices/${notice?.id}/resolve`, { reason: 'audit probe' });
+    },
+  };
+
+  const auditCount = async () => (await t.database.db.select({ n: count() }).from(auditLog))[0]?.n ?? 0;
+
+  async function changingRoutes(): Promise<string[]> {
+    const document = (await owner.call('GET', '/openapi.json')).json() as unknown as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    return Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods)
+        .filter((method) => method !== 'get' && method !== 'head')
+        .map((method) => `${method.toUpperCase()} ${path.replace('/admin/api/v1', '')}`),
+    );
+  }
+
+  it('has a probe for every changing route the OpenAPI document lists', async () => {
+    const routes = await changingRoutes();
+    expect(routes.length).toBeGreaterThan(10);
+    expect(routes.filter((route) => !SESSION_ROUTES.includes(route)).sort()).toEqual(
+      Object.keys(probes).sort(),
+    );
+  });
+
+  for (const [route, probe] of Object.entries(probes)) {
+    it(`${route} writes one audit row, with before and after`, async () => {
+      const change = await probe();
+      const before = await auditCount();
+      const newest =
+        (await t.database.db.select({ id: auditLog.id }).from(auditLog).orderBy(auditLog.id)).at(-1)?.id ?? 0;
+      expect((await change()).json()).toMatchObject({ code: 200 });
+      expect((await auditCount()) - before).toBe(1);
+      const [row] = (await t.database.db.select().from(auditLog).where(gt(auditLog.id, newest))).slice(-1);
+      expect(row?.before ?? row?.after).not.toBeNull();
+      expect(row?.after).not.toBeNull();
+    });
+  }
+
+  it('refuses UPDATE and DELETE on the audit table', async () => {
+    const [row] = await t.database.db.select().from(auditLog).limit(1);
+    await expect(
+      t.database.db
+        .update(auditLog)
+        .set({ action: 'forged' })
+        .where(eq(auditLog.id, row?.id ?? 0)),
+    ).rejects.toThrow();
+    await expect(t.database.db.delete(auditLog).where(eq(auditLog.id, row?.id ?? 0))).rejects.toThrow();
+  });
+});

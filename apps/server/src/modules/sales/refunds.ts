@@ -1,0 +1,263 @@
+import { and, eq, ne } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import {
+  type OrderRow,
+  payments,
+  type PaymentRow,
+  providerNotices,
+  type ProviderNoticeRow,
+  refunds,
+  type RefundRow,
+} from '../../db/schema/index.ts';
+import { AppError } from '../../plugins/errors.ts';
+import { inAccountTransaction, type LockedAccount } from '../access/access.ts';
+import { recordAudit, type StaffActor } from '../audit/repository.ts';
+import { type PaymentProvider, RefundRefused } from '../orders/provider.ts';
+import { lockOrder, orderOwner } from '../orders/repository.ts';
+
+export type TimeAction = 'take_back' | 'keep';
+
+/** A refund asked for less than this long ago and not answered yet is in flight: a second click waits. */
+const IN_FLIGHT_MS = 60_000;
+
+async function lockPayment(tx: Database, id: string): Promise<PaymentRow | undefined> {
+  const [row] = await tx.select().from(payments).where(eq(payments.id, id)).for('update');
+  return row;
+}
+
+async function liveRefund(tx: Database, paymentId: string): Promise<RefundRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.paymentId, paymentId), ne(refunds.status, 'failed')));
+  return row;
+}
+
+/** The buyer of a payment's order: whose row every change here locks first (access.ts). */
+async function buyerOf(db: Database, payment: { orderId: string }): Promise<string> {
+  const owner = await orderOwner(db, payment.orderId);
+  if (!owner) throw new AppError(404, 'not_found');
+  return owner;
+}
+
+async function paymentOwner(db: Database, paymentId: string): Promise<string> {
+  const [payment] = await db
+    .select({ orderId: payments.orderId })
+    .from(payments)
+    .where(eq(payments.id, paymentId));
+  if (!payment) throw new AppError(404, 'not_found');
+  return buyerOf(db, payment);
+}
+
+/**
+ * What the money given back does to the account: when the payment gave time (`credited`), the
+ * order's days are taken back or kept, with a ledger row either way; a payment that gave no time
+ * changes nothing. Marks the payment settled. Returns the seconds taken back.
+ */
+async function settleRefunded(
+  account: LockedAccount,
+  payment: PaymentRow,
+  order: OrderRow,
+  time: TimeAction,
+): Promise<number | null> {
+  let taken: number | null = null;
+  if (payment.outcome === 'credited') {
+    const before = account.entitlement.expireAt;
+    const after = await account.refund(order, time === 'take_back');
+    taken = Math.max(0, before - Math.floor((after?.getTime() ?? 0) / 1000));
+  }
+  await account.tx
+    .update(payments)
+    .set({ settledAt: account.now, settlement: 'refunded' })
+    .where(eq(payments.id, payment.id));
+  return taken;
+}
+
+/**
+ * Gives a whole payment back through its provider (PRODUCT.md section 5), exactly once however
+ * many times it is asked:
+ *
+ * 1. In the buyer's transaction, the refund is written `pending` with its audit row (the account's
+ *    lock and the unique live-refund index make concurrent clicks write one row). A second click
+ *    while the first is being answered gets that refund back, and asks nothing.
+ * 2. The provider is asked with the refund's id as the idempotency key: asking again after a lost
+ *    answer (the row keeps the error) gets the same refund, never a second one.
+ * 3. In the buyer's transaction again, the answer is written, and the order's time taken back or
+ *    kept, with a ledger row; the payment is settled.
+ *
+ * The provider's no (RefundRefused) marks the refund failed (a new one may be asked for); a
+ * provider that cannot be reached leaves it pending with the error, for a retry.
+ */
+export async function refundPayment(
+  deps: { db: Database; provider: PaymentProvider },
+  actor: StaffActor,
+  request: { paymentId: string; time: TimeAction; reason: string; now: Date },
+): Promise<RefundRow> {
+  const { db, provider } = deps;
+  const owner = await paymentOwner(db, request.paymentId);
+  const started = await inAccountTransaction(db, owner, request.now, async ({ tx }) => {
+    const payment = await lockPayment(tx, request.paymentId);
+    if (!payment) throw new AppError(404, 'not_found');
+    if (payment.provider !== provider.name) throw new AppError(409, 'refund_unavailable');
+    const existing = await liveRefund(tx, payment.id);
+    if (existing?.status === 'succeeded') throw new AppError(409, 'already_refunded');
+    if (existing) {
+      const inFlight = !existing.error && request.now.getTime() - existing.updatedAt.getTime() < IN_FLIGHT_MS;
+      return { payment, refund: existing, ask: !inFlight };
+    }
+    if (payment.settledAt) throw new AppError(409, 'already_resolved');
+    const [refund] = await tx
+      .insert(refunds)
+      .values({
+        paymentId: payment.id,
+        provider: payment.provider,
+        amount: payment.amount,
+        currency: payment.currency,
+        status: 'pending',
+        timeAction: request.time,
+        reason: request.reason,
+        staffId: actor.staffId,
+        createdAt: request.now,
+        updatedAt: request.now,
+      })
+      .returning();
+    if (!refund) throw new Error('refund not written');
+    await recordAudit(
+      tx,
+      actor,
+      {
+        action: 'payment.refund',
+        targetType: 'payment',
+        targetId: payment.id,
+        before: { outcome: payment.outcome, refunded: false },
+        after: {
+          refund_id: refund.id,
+          amount: refund.amount,
+          currency: refund.currency,
+          time: request.time,
+          reason: request.reason,
+        },
+      },
+      request.now,
+    );
+    return { payment, refund, ask: true };
+  });
+  if (!started.ask) return started.refund;
+
+  const { payment, refund } = started;
+  let answer;
+  try {
+    answer = await provider.refund(payment, refund.id);
+  } catch (error) {
+    const refused = error instanceof RefundRefused;
+    const message = error instanceof Error ? error.message : String(error);
+    await db
+      .update(refunds)
+      .set({ status: refused ? 'failed' : 'pending', error: message, updatedAt: new Date() })
+      .where(and(eq(refunds.id, refund.id), eq(refunds.status, 'pending')));
+    throw refused ? new AppError(409, 'refund_refused') : new AppError(500, 'payment_unavailable');
+  }
+
+  return inAccountTransaction(db, owner, new Date(), async (account) => {
+    const [current] = await account.tx.select().from(refunds).where(eq(refunds.id, refund.id)).for('update');
+    // Another try finished it first (a retry, or the provider's webhook): nothing more to do.
+    if (!current || current.status === 'succeeded' || current.providerRefundId) return current ?? refund;
+    const order = await lockOrder(account.tx, payment.orderId);
+    if (!order) throw new Error(`payment ${payment.id} has no order`);
+    const taken = await settleRefunded(account, payment, order, current.timeAction as TimeAction);
+    const [written] = await account.tx
+      .update(refunds)
+      .set({
+        providerRefundId: answer.id,
+        status: answer.status,
+        error: null,
+        secondsTaken: taken,
+        updatedAt: account.now,
+      })
+      .where(eq(refunds.id, refund.id))
+      .returning();
+    return written ?? current;
+  });
+}
+
+/** A payment that gave no time, dealt with by hand (refunded elsewhere, or credited by staff). */
+export async function settlePayment(
+  db: Database,
+  actor: StaffActor,
+  request: { paymentId: string; reason: string; now: Date },
+): Promise<PaymentRow> {
+  const owner = await paymentOwner(db, request.paymentId);
+  return inAccountTransaction(db, owner, request.now, async ({ tx }) => {
+    const payment = await lockPayment(tx, request.paymentId);
+    if (!payment) throw new AppError(404, 'not_found');
+    if (payment.outcome === 'credited' || payment.settledAt) throw new AppError(409, 'already_resolved');
+    const [settled] = await tx
+      .update(payments)
+      .set({ settledAt: request.now, settlement: 'reconciled' })
+      .where(eq(payments.id, payment.id))
+      .returning();
+    await recordAudit(
+      tx,
+      actor,
+      {
+        action: 'payment.settle',
+        targetType: 'payment',
+        targetId: payment.id,
+        before: { settled: false },
+        after: { settled: true, settlement: 'reconciled', reason: request.reason },
+      },
+      request.now,
+    );
+    return settled ?? payment;
+  });
+}
+
+/**
+ * Closes a provider's notice with a note. Money refunded in the provider's dashboard is settled
+ * here: the order's time taken back or kept, with a ledger row, as a refund from the back office.
+ */
+export async function resolveNotice(
+  db: Database,
+  actor: StaffActor,
+  request: { id: string; reason: string; time?: TimeAction; now: Date },
+): Promise<ProviderNoticeRow> {
+  const [notice] = await db.select().from(providerNotices).where(eq(providerNotices.id, request.id));
+  if (!notice) throw new AppError(404, 'not_found');
+  const close = async (tx: Database, account: LockedAccount | null) => {
+    const [locked] = await tx
+      .select()
+      .from(providerNotices)
+      .where(eq(providerNotices.id, request.id))
+      .for('update');
+    if (!locked || locked.resolvedAt) throw new AppError(409, 'already_resolved');
+    let taken: number | null = null;
+    if (account && locked.kind === 'refunded_elsewhere' && locked.paymentId) {
+      const payment = await lockPayment(tx, locked.paymentId);
+      const order = payment && (await lockOrder(tx, payment.orderId));
+      if (payment && order && !payment.settledAt) {
+        taken = await settleRefunded(account, payment, order, request.time ?? 'keep');
+      }
+    }
+    const [resolved] = await tx
+      .update(providerNotices)
+      .set({ resolvedAt: request.now, resolvedBy: actor.staffId, resolution: request.reason })
+      .where(eq(providerNotices.id, locked.id))
+      .returning();
+    await recordAudit(
+      tx,
+      actor,
+      {
+        action: 'notice.resolve',
+        targetType: 'provider_notice',
+        targetId: locked.id,
+        before: { resolved: false, kind: locked.kind },
+        after: { resolved: true, reason: request.reason, time: request.time ?? null, seconds_taken: taken },
+      },
+      request.now,
+    );
+    return resolved ?? locked;
+  };
+  if (!notice.paymentId) return db.transaction((tx) => close(tx, null));
+  const owner = await paymentOwner(db, notice.paymentId);
+  return inAccountTransaction(db, owner, request.now, (account) => close(account.tx, account));
+}

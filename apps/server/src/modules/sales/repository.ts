@@ -1,0 +1,193 @@
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { COUNT_CAP } from '@skyway/shared/schemas/admin/common';
+import type { Database } from '../../db/client.ts';
+import {
+  mailOutbox,
+  orders,
+  payments,
+  providerNotices,
+  refunds,
+  users,
+  type RefundRow,
+} from '../../db/schema/index.ts';
+
+export interface SalesFilter {
+  provider?: string;
+  userId?: string;
+  from?: string;
+  to?: string;
+  order: 'desc' | 'asc';
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** The rows of a page and how many match, counted up to COUNT_CAP in the list's own order. */
+async function cappedPage<Row>(
+  rows: Promise<Row[]>,
+  counted: Promise<{ n: number }[]>,
+): Promise<{ rows: Row[]; total: number; capped: boolean }> {
+  const [found, [total]] = await Promise.all([rows, counted]);
+  const n = total?.n ?? 0;
+  return { rows: found, total: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP };
+}
+
+function timeConditions(
+  column: typeof orders.createdAt | typeof payments.createdAt,
+  filter: SalesFilter,
+): SQL[] {
+  return [
+    ...(filter.from ? [gte(column, new Date(filter.from))] : []),
+    ...(filter.to ? [lt(column, new Date(filter.to))] : []),
+  ];
+}
+
+/** All orders, newest (or oldest) first off `orders_created_idx`, or a buyer's off `orders_user_idx`. */
+export function listOrders(db: Database, filter: SalesFilter & { status?: string }, page: Page) {
+  const where = and(
+    ...timeConditions(orders.createdAt, filter),
+    ...(filter.status ? [eq(orders.status, filter.status)] : []),
+    ...(filter.provider ? [eq(orders.provider, filter.provider)] : []),
+    ...(filter.userId ? [eq(orders.userId, filter.userId)] : []),
+  );
+  const direction = filter.order === 'asc' ? asc : desc;
+  const order = [direction(orders.createdAt), direction(orders.id)];
+  const capped = db
+    .select({ one: sql`1` })
+    .from(orders)
+    .where(where)
+    .orderBy(...order)
+    .limit(COUNT_CAP + 1)
+    .as('capped');
+  return cappedPage(
+    db
+      .select({ order: orders, email: users.email })
+      .from(orders)
+      .innerJoin(users, eq(users.id, orders.userId))
+      .where(where)
+      .orderBy(...order)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(capped),
+  );
+}
+
+const paymentColumns = { payment: payments, userId: orders.userId, email: users.email };
+
+/** All payments, newest (or oldest) first off `payments_created_idx`, with their buyer. */
+export function listPayments(db: Database, filter: SalesFilter & { outcome?: string }, page: Page) {
+  const where = and(
+    ...timeConditions(payments.createdAt, filter),
+    ...(filter.outcome ? [eq(payments.outcome, filter.outcome)] : []),
+    ...(filter.provider ? [eq(payments.provider, filter.provider)] : []),
+    ...(filter.userId ? [eq(orders.userId, filter.userId)] : []),
+  );
+  const direction = filter.order === 'asc' ? asc : desc;
+  const order = [direction(payments.createdAt), direction(payments.id)];
+  const capped = db
+    .select({ one: sql`1` })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(where)
+    .orderBy(...order)
+    .limit(COUNT_CAP + 1)
+    .as('capped');
+  return cappedPage(
+    db
+      .select(paymentColumns)
+      .from(payments)
+      .innerJoin(orders, eq(orders.id, payments.orderId))
+      .innerJoin(users, eq(users.id, orders.userId))
+      .where(where)
+      .orderBy(...order)
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(capped),
+  );
+}
+
+export type PaymentWithBuyer = Awaited<ReturnType<typeof listPayments>>['rows'][number];
+
+/** The latest refund of each payment (a live one, else the last that failed). */
+export async function latestRefunds(db: Database, paymentIds: string[]): Promise<Map<string, RefundRow>> {
+  if (paymentIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(refunds)
+    .where(inArray(refunds.paymentId, paymentIds))
+    .orderBy(asc(refunds.createdAt));
+  return new Map(rows.map((row) => [row.paymentId, row]));
+}
+
+export async function findPaymentWithBuyer(db: Database, id: string): Promise<PaymentWithBuyer | undefined> {
+  const [row] = await db
+    .select(paymentColumns)
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(eq(payments.id, id));
+  return row;
+}
+
+/** The payments that gave no time and that nobody has dealt with yet (`payments_needs_operator_idx`). */
+const unsettled = and(ne(payments.outcome, 'credited'), isNull(payments.settledAt));
+/** Refunds that failed, or wait to be asked again (`refunds_attention_idx`). */
+const unfinishedRefund = ne(refunds.status, 'succeeded');
+const openNotice = isNull(providerNotices.resolvedAt);
+const recentFailedMail = (now: Date, days: number) =>
+  and(
+    eq(mailOutbox.status, 'failed'),
+    gte(mailOutbox.createdAt, new Date(now.getTime() - days * 86_400_000)),
+  );
+
+/** The attention queue's items, the newest `limit` of each kind. */
+export async function attentionItems(db: Database, now: Date, options: { limit: number; mailDays: number }) {
+  const [unsettledPayments, refundPayments, notices, mail] = await Promise.all([
+    db
+      .select(paymentColumns)
+      .from(payments)
+      .innerJoin(orders, eq(orders.id, payments.orderId))
+      .innerJoin(users, eq(users.id, orders.userId))
+      .where(unsettled)
+      .orderBy(desc(payments.createdAt))
+      .limit(options.limit),
+    db
+      .select(paymentColumns)
+      .from(refunds)
+      .innerJoin(payments, eq(payments.id, refunds.paymentId))
+      .innerJoin(orders, eq(orders.id, payments.orderId))
+      .innerJoin(users, eq(users.id, orders.userId))
+      .where(unfinishedRefund)
+      .orderBy(desc(refunds.createdAt))
+      .limit(options.limit),
+    db
+      .select({ notice: providerNotices, userId: orders.userId, email: users.email })
+      .from(providerNotices)
+      .leftJoin(payments, eq(payments.id, providerNotices.paymentId))
+      .leftJoin(orders, eq(orders.id, payments.orderId))
+      .leftJoin(users, eq(users.id, orders.userId))
+      .where(openNotice)
+      .orderBy(desc(providerNotices.createdAt))
+      .limit(options.limit),
+    db
+      .select()
+      .from(mailOutbox)
+      .where(recentFailedMail(now, options.mailDays))
+      .orderBy(desc(mailOutbox.createdAt))
+      .limit(options.limit),
+  ]);
+  return { unsettledPayments, refundPayments, notices, mail };
+}
+
+/** How many of each kind the attention queue holds (the dashboard shows their sum). */
+export async function attentionCounts(db: Database, now: Date, mailDays: number) {
+  const [[p], [r], [n], [m]] = await Promise.all([
+    db.select({ n: count() }).from(payments).where(unsettled),
+    db.select({ n: count() }).from(refunds).where(unfinishedRefund),
+    db.select({ n: count() }).from(providerNotices).where(openNotice),
+    db.select({ n: count() }).from(mailOutbox).where(recentFailedMail(now, mailDays)),
+  ]);
+  return { payments: p?.n ?? 0, refunds: r?.n ?? 0, notices: n?.n ?? 0, mail: m?.n ?? 0 };
+}

@@ -1,0 +1,31 @@
+import { eq } from 'drizzle-orm';
+import { payments } from '../db/schema/index.ts';
+import { fulfilPayment } from '../modules/orders/fulfilment.ts';
+import { newClientAddress, signedInUser, type TestApp, webCaller } from './test-app.ts';
+
+/**
+ * A new account's month of 2 connections, paid through the sandbox: the payment's id. `short` fen
+ * short makes it an `amount_mismatch`, a payment for the operator to deal with.
+ */
+export async function sandboxPayment(t: TestApp, short = 0): Promise<string> {
+  const { token } = await signedInUser(t.database);
+  const web = webCaller(() => t.app, newClientAddress);
+  const order = (
+    await web('/web/order/create', { period: 'month', connections: 2, pay_method: 'alipay' }, token)
+  ).json().data as { order_id: string; amount: number };
+  const paymentId = `pay_${order.order_id}`;
+  await fulfilPayment(
+    t.database.db,
+    {
+      provider: 'sandbox',
+      orderId: order.order_id,
+      paymentId,
+      amount: order.amount - short,
+      currency: 'CNY',
+    },
+    new Date(),
+  );
+  const [row] = await t.database.db.select().from(payments).where(eq(payments.providerPaymentId, paymentId));
+  if (!row) throw new Error('the payment was not recorded');
+  return row.id;
+}
