@@ -211,6 +211,7 @@ export const en = {
   menuOrders: 'Orders',
   menuPayments: 'Payments and refunds',
   menuAttention: 'Attention queue',
+  count: 'Count',
   forbidden: 'Your role does not allow this page',
 };
 

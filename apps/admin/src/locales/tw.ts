@@ -210,5 +210,6 @@ export const tw: Texts = {
   menuOrders: '訂單',
   menuPayments: '付款與退款',
   menuAttention: '待處理事項',
+  count: '數量',
   forbidden: '您的角色無權存取此頁面',
 };

@@ -210,5 +210,6 @@ export const zh: Texts = {
   menuOrders: '订单',
   menuPayments: '付款与退款',
   menuAttention: '待处理事项',
+  count: '数量',
   forbidden: '您的角色无权访问此页面',
 };

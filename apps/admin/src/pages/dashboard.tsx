@@ -1,14 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { Alert, Card, Col, Row, Spin, Statistic, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import type { dashboardSchema } from '@skyway/shared/schemas/admin/dashboard';
+import type { dailySchema, dashboardSchema } from '@skyway/shared/schemas/admin/dashboard';
 import { api, query } from '../api.ts';
 import { money, when } from '../format.ts';
 import { Forbidden } from '../layout.tsx';
 import { useCan } from '../session.ts';
 
 type Dashboard = z.infer<typeof dashboardSchema>;
+type Daily = z.infer<typeof dailySchema>;
+
+// ECharts is a chunk of its own, fetched when the dashboard draws.
+const DashboardChart = lazy(() => import('./dashboard-chart.tsx'));
 const WINDOWS = [
   ['today', 'today'],
   ['7d', 'last7'],
@@ -24,6 +29,13 @@ export function DashboardPage() {
     queryFn: () => api<Dashboard>('GET', `/dashboard${query({ tz_offset: new Date().getTimezoneOffset() })}`),
     enabled: can('dashboard.view'),
     refetchInterval: 60_000,
+  });
+  const daily = useQuery({
+    queryKey: ['dashboard', 'daily'],
+    queryFn: () =>
+      api<Daily>('GET', `/dashboard/daily${query({ tz_offset: new Date().getTimezoneOffset(), days: 30 })}`),
+    enabled: can('dashboard.view'),
+    refetchInterval: 300_000,
   });
   if (!can('dashboard.view')) return <Forbidden />;
   if (result.error) return <Alert type="error" title={result.error.message} />;
@@ -62,6 +74,17 @@ export function DashboardPage() {
             precision={1}
             suffix={`% (${data.trial_conversion.converted} / ${data.trial_conversion.trials})`}
           />
+        </Card>
+      </Col>
+      <Col xs={24}>
+        <Card title={t('last30')} size="small">
+          {daily.data ? (
+            <Suspense fallback={<Spin />}>
+              <DashboardChart days={daily.data} />
+            </Suspense>
+          ) : (
+            <Spin />
+          )}
         </Card>
       </Col>
       <Col xs={24}>

@@ -42,7 +42,9 @@ export function PaymentActions({ payment }: { payment: Payment }) {
   const [dialog, setDialog] = useState<'refund' | 'settle' | null>(null);
   const refunded = payment.refund?.status === 'succeeded' || payment.settlement !== null;
   const retry = payment.refund?.status === 'pending' && payment.refund.error !== null;
-  const settleable = payment.outcome !== 'credited' && payment.settled_at === null && !payment.refund;
+  const refused = payment.refund?.status === 'failed';
+  const settleable =
+    payment.settled_at === null && (refused || (payment.outcome !== 'credited' && !payment.refund));
   if (refunded && !retry) return null;
   return (
     <Space>

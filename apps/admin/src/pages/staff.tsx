@@ -91,7 +91,7 @@ export function StaffPage() {
   const session = useSession();
   const client = useQueryClient();
   const [inviting, setInviting] = useState(false);
-  const list = usePageList<Staff>('/staff');
+  const list = usePageList<Staff>('/staff', {}, { sortable: true });
   if (!can('staff.view') || !session.data) return <Forbidden />;
   const me = session.data.staff;
   const roles = assignableRoles(me.role);
@@ -149,7 +149,7 @@ export function StaffPage() {
             dataIndex: 'language',
             render: (language: keyof typeof LANGUAGE_NAMES) => LANGUAGE_NAMES[language],
           },
-          { title: t('createdAt'), dataIndex: 'created_at', render: when },
+          { title: t('createdAt'), dataIndex: 'created_at', render: when, sortsList: true },
           { title: t('lastLogin'), dataIndex: 'last_sign_in_at', render: when },
           {
             key: 'actions',

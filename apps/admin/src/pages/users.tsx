@@ -24,7 +24,7 @@ export function UsersPage() {
   const { t } = useTranslation();
   const can = useCan();
   const [q, setQ] = useState('');
-  const list = usePageList<UserSummary>('/users', { q });
+  const list = usePageList<UserSummary>('/users', { q }, { sortable: true });
   if (!can('users.view')) return <Forbidden />;
   return (
     <>
@@ -46,7 +46,7 @@ export function UsersPage() {
             render: (email: string, user) => <Link to={`/users/${user.id}`}>{email}</Link>,
           },
           { title: t('inviteCode'), dataIndex: 'invite_code' },
-          { title: t('createdAt'), dataIndex: 'created_at', render: when },
+          { title: t('createdAt'), dataIndex: 'created_at', render: when, sortsList: true },
           { title: t('lastLogin'), dataIndex: 'last_login_at', render: when },
           { title: t('expireAt'), dataIndex: 'expire_at', render: when },
           { title: t('connections'), dataIndex: 'connections' },

@@ -75,8 +75,8 @@ const STRING_FIELDS = [
 const NUMBER_FIELDS = ['connections', 'page', 'size'];
 const ALL_FIELDS = [...STRING_FIELDS, ...NUMBER_FIELDS];
 
-/** JSON text of values of the wrong type for any field. */
-const WRONG_VALUES = [
+/** JSON text of values of the wrong type for any field (of the customer calls and the back office's API). */
+export const WRONG_VALUES = [
   '123',
   '-1',
   '0',
@@ -100,7 +100,7 @@ const WRONG_VALUES = [
   '"😀\\u200b\\u202e"',
 ];
 
-const HUGE_NUMBERS = [
+export const HUGE_NUMBERS = [
   '1e308',
   '-1e308',
   '1e309',
@@ -127,7 +127,7 @@ const CONTAINERS_FOR_STRINGS = [
   '{"toString":"x"}',
 ];
 
-const INVALID_JSON = [
+export const INVALID_JSON = [
   '{',
   '}',
   '{"email":',
@@ -157,7 +157,7 @@ const INVALID_JSON = [
   '{"a":1,"a":2}',
 ];
 
-const WRONG_CONTENT_TYPES = [
+export const WRONG_CONTENT_TYPES = [
   'text/plain',
   'application/xml',
   'application/octet-stream',

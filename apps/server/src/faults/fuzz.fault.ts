@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Account, seedAccounts, signIn } from './harness/accounts.ts';
-import { envelopeProblem, securityHeaderProblem } from './harness/envelope.ts';
+import { envelopeProblem, fuzzReplyProblem, statusSummary } from './harness/envelope.ts';
 import { type Exchange, jsonOf, send } from './harness/http.ts';
 import type { Instance } from './harness/instances.ts';
 import { randomClientAddress } from './harness/random.ts';
@@ -28,11 +28,9 @@ const results: { fuzzCase: FuzzCase; exchange: Exchange }[] = [];
 
 /** Why a reply breaks the contract; undefined when it keeps it. Pages outside `/web/` may be HTML. */
 function problemOf(fuzzCase: FuzzCase, exchange: Exchange): string | undefined {
-  if (exchange.error) return `no reply (${exchange.error})`;
+  const broken = fuzzReplyProblem(exchange);
+  if (broken) return broken;
   const status = exchange.status ?? 0;
-  if (status >= 500) return `status ${status}`;
-  const headers = securityHeaderProblem(exchange.headers);
-  if (headers) return headers;
   const isPage =
     !fuzzCase.path.startsWith('/web') && String(exchange.headers?.['content-type']).startsWith('text/html');
   if (isPage) return undefined;
@@ -82,14 +80,9 @@ beforeAll(async () => {
       }
     }),
   );
-  const byStatus = new Map<string, number>();
-  for (const { exchange } of results) {
-    const key = String(exchange.status ?? exchange.error);
-    byStatus.set(key, (byStatus.get(key) ?? 0) + 1);
-  }
   console.info(
     `fuzz seed ${SEED}: ${results.length} requests over ${routes.length} calls; replies by status: ` +
-      [...byStatus].map(([status, n]) => `${status}×${n}`).join(', '),
+      statusSummary(results.map((result) => result.exchange)),
   );
 }, 240_000);
 afterAll(() => stack?.cleanup());

@@ -12,6 +12,26 @@ export function securityHeaderProblem(headers: IncomingHttpHeaders | undefined):
   return missing.length ? `missing security headers: ${missing.join(', ')}` : undefined;
 }
 
+/**
+ * What a fuzzed request must never get, whatever it sent: no reply, a 5xx, or a reply without the
+ * security headers. Undefined when the reply keeps to that.
+ */
+export function fuzzReplyProblem(exchange: Exchange): string | undefined {
+  if (exchange.error) return `no reply (${exchange.error})`;
+  if ((exchange.status ?? 0) >= 500) return `status ${exchange.status}`;
+  return securityHeaderProblem(exchange.headers);
+}
+
+/** `400×98, 401×73, …`: how many replies of each status (or error) a run got. */
+export function statusSummary(exchanges: Exchange[]): string {
+  const byStatus = new Map<string, number>();
+  for (const exchange of exchanges) {
+    const key = String(exchange.status ?? exchange.error);
+    byStatus.set(key, (byStatus.get(key) ?? 0) + 1);
+  }
+  return [...byStatus].map(([status, n]) => `${status}×${n}`).join(', ');
+}
+
 /** Why a body is not the envelope `{ code, msg, data }` whose code equals the HTTP status; undefined when it is. */
 export function envelopeProblem(status: number | undefined, json: unknown): string | undefined {
   if (!json || typeof json !== 'object' || Array.isArray(json)) return 'not a JSON object';

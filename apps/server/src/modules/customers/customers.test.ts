@@ -53,6 +53,13 @@ describe('customers in the back office', () => {
       expect(page.items.map((item: { id: string }) => item.id)).toEqual([second.id, first.id]);
       expect(page.total).toBeGreaterThanOrEqual(2);
       expect(page.total_capped).toBe(false);
+      // Oldest first when the list is turned: these two come last, in their order.
+      const oldest = (await support.call('GET', `/users?order=asc&size=100&page=1`)).json().data;
+      const lastPage = Math.ceil(oldest.total / 100);
+      const tail = (await support.call('GET', `/users?order=asc&size=100&page=${lastPage}`)).json().data
+        .items;
+      expect(tail.slice(-2).map((item: { id: string }) => item.id)).toEqual([first.id, second.id]);
+      expect((await support.call('GET', '/users?order=sideways')).json()).toMatchObject({ code: 400 });
       expect((await support.call('GET', '/users?q=ab')).json()).toMatchObject({
         code: 400,
         data: { reason: 'field_invalid', field: 'q' },

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { USER_COUNT_CAP, type UserSection } from '@skyway/shared/schemas/admin/users';
 import type { Database } from '../../db/client.ts';
 import {
@@ -33,7 +33,8 @@ function searchCondition(q: string | undefined): SQL | undefined {
   return or(...alternatives);
 }
 
-const newestUserFirst = [desc(users.createdAt), desc(users.id)];
+const usersInOrder = (order: 'desc' | 'asc') =>
+  order === 'asc' ? [asc(users.createdAt), asc(users.id)] : [desc(users.createdAt), desc(users.id)];
 
 /**
  * A page of accounts, newest first, and how many match, counted up to USER_COUNT_CAP (a search for
@@ -43,6 +44,7 @@ export async function searchUsers(
   db: Database,
   q: string | undefined,
   page: { limit: number; offset: number },
+  order: 'desc' | 'asc' = 'desc',
 ) {
   const where = searchCondition(q);
   // In the list's order: the newest-first index stops the count at the cap when matches are many
@@ -51,7 +53,7 @@ export async function searchUsers(
     .select({ one: sql`1` })
     .from(users)
     .where(where)
-    .orderBy(...newestUserFirst)
+    .orderBy(...usersInOrder(order))
     .limit(USER_COUNT_CAP + 1)
     .as('capped');
   const [rows, [counted]] = await Promise.all([
@@ -59,7 +61,7 @@ export async function searchUsers(
       .select()
       .from(users)
       .where(where)
-      .orderBy(...newestUserFirst)
+      .orderBy(...usersInOrder(order))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ n: count() }).from(capped),

@@ -38,9 +38,9 @@ export async function customerRoutes(app: FastifyInstance, options: { db: Databa
       schema: { tags, querystring: userListQuery, response: replies(userListSchema) },
     },
     async (request) => {
-      const { q, page, size } = request.query;
+      const { q, page, size, order } = request.query;
       if (q && q.length < USER_SEARCH_MIN_LENGTH) throw new AppError(400, 'field_invalid', { field: 'q' });
-      const found = await searchUsers(db, q || undefined, pageAt(page, size));
+      const found = await searchUsers(db, q || undefined, pageAt(page, size), order);
       return ok(request, {
         total: found.total,
         total_capped: found.capped,

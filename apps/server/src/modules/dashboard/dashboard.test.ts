@@ -121,4 +121,23 @@ describe('the dashboard', () => {
     // The weeks count from the start of the current hour.
     expect(windowsAt(now, 0)['30d'].toISOString()).toBe('2026-10-25T17:00:00.000Z');
   });
+
+  it('draws the last days, today last, the same before and after the job writes their hours', async () => {
+    const buyer = await signedInUser(t.database);
+    const { order } = await buy(buyer.token);
+    const daily = async () =>
+      (await viewer.call('GET', '/dashboard/daily?tz_offset=-480&days=7')).json().data;
+    const before = await daily();
+    expect(before).toHaveLength(7);
+    const today = new Date(Date.now() + 480 * 60_000).toISOString().slice(0, 10);
+    expect(before.at(-1)).toMatchObject({ day: today });
+    expect(before.at(-1).paid_orders).toBeGreaterThanOrEqual(1);
+    expect(
+      before.at(-1).revenue.find((money: { currency: string }) => money.currency === 'CNY').amount,
+    ).toBeGreaterThanOrEqual(order.amount);
+    expect(before[0].day < before.at(-1).day).toBe(true);
+    await rollUpDashboard(t.database.db, new Date());
+    expect(await daily()).toEqual(before);
+    expect((await viewer.call('GET', '/dashboard/daily?days=400')).json()).toMatchObject({ code: 400 });
+  });
 });

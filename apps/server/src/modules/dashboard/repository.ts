@@ -199,3 +199,24 @@ export async function countSubscribers(db: Database, now: Date): Promise<void> {
 }
 
 export const readSubscribers = (db: Database) => db.select().from(dashboardSubscribers);
+
+/** The written hours of a span, each figure per hour and currency (for the charts, day by day). */
+export function writtenHours(db: Database, from: Date, until: Date) {
+  return db
+    .select({
+      hour: dashboardHours.hour,
+      figure: dashboardHours.figure,
+      currency: dashboardHours.currency,
+      amount: sql<number>`sum(${dashboardHours.amount})::bigint`,
+      count: sql<number>`sum(${dashboardHours.count})::int`,
+    })
+    .from(dashboardHours)
+    .where(
+      and(
+        gte(dashboardHours.hour, from),
+        lt(dashboardHours.hour, until),
+        ne(dashboardHours.figure, 'rolled'),
+      ),
+    )
+    .groupBy(dashboardHours.hour, dashboardHours.figure, dashboardHours.currency);
+}

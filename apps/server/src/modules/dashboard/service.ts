@@ -1,5 +1,9 @@
 import type { z } from 'zod';
-import { DASHBOARD_WINDOWS, type dashboardSchema } from '@skyway/shared/schemas/admin/dashboard';
+import {
+  DASHBOARD_WINDOWS,
+  type dailySchema,
+  type dashboardSchema,
+} from '@skyway/shared/schemas/admin/dashboard';
 import { ATTENTION_MAIL_DAYS } from '@skyway/shared/schemas/admin/sales';
 import type { Database } from '../../db/client.ts';
 import { attentionCounts } from '../sales/repository.ts';
@@ -13,6 +17,7 @@ import {
   rolledUntil,
   type Span,
   writeHours,
+  writtenHours,
 } from './repository.ts';
 
 export const DASHBOARD_JOB = 'dashboard';
@@ -162,4 +167,44 @@ export async function dashboard(
     subscribers_counted_at: subscribers[0]?.countedAt.toISOString() ?? null,
     attention,
   };
+}
+
+/**
+ * The dashboard's figures day by day over the last `days` days, in the viewer's days: the written
+ * hours of each day, and today's unwritten ones counted live. An hour counts for the day it starts
+ * in, which is exact for every offset that is whole hours.
+ */
+export async function dailyFigures(
+  db: Database,
+  now: Date,
+  tzOffsetMinutes: number,
+  days: number,
+): Promise<z.infer<typeof dailySchema>> {
+  const shift = -tzOffsetMinutes * 60_000;
+  const dayOf = (at: number) => new Date(at + shift).toISOString().slice(0, 10);
+  const today = windowsAt(now, tzOffsetMinutes).today.getTime();
+  const from = new Date(today - (days - 1) * DAY_MS);
+  const written = (await rolledUntil(db)) ?? from;
+  const liveFrom = written.getTime() > from.getTime() ? written : from;
+  const [hours, live] = await Promise.all([
+    writtenHours(db, from, written),
+    figuresIn(db, { from: liveFrom, to: now }, true),
+  ]);
+  const series = new Map<string, z.infer<typeof dailySchema>[number]>();
+  for (let at = from.getTime(); at <= today; at += DAY_MS) {
+    const day = dayOf(at);
+    series.set(day, { day, revenue: [], paid_orders: 0, new_accounts: 0, trials: 0 });
+  }
+  for (const row of [...hours, ...live]) {
+    const entry = series.get(dayOf(new Date(row.hour).getTime()));
+    if (!entry) continue;
+    if (row.figure === 'revenue') {
+      const money = entry.revenue.find((sum) => sum.currency === row.currency);
+      if (money) money.amount += Number(row.amount);
+      else entry.revenue.push({ currency: row.currency, amount: Number(row.amount) });
+    } else if (row.figure === 'paid_orders' || row.figure === 'new_accounts' || row.figure === 'trials') {
+      entry[row.figure] += Number(row.count);
+    }
+  }
+  return [...series.values()];
 }

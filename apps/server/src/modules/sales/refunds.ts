@@ -180,7 +180,10 @@ export async function refundPayment(
   });
 }
 
-/** A payment that gave no time, dealt with by hand (refunded elsewhere, or credited by staff). */
+/**
+ * A payment dealt with by hand: one that gave no time (refunded elsewhere, or credited by staff), or
+ * one whose refund the provider refused (refunded in its dashboard already).
+ */
 export async function settlePayment(
   db: Database,
   actor: StaffActor,
@@ -190,7 +193,13 @@ export async function settlePayment(
   return inAccountTransaction(db, owner, request.now, async ({ tx }) => {
     const payment = await lockPayment(tx, request.paymentId);
     if (!payment) throw new AppError(404, 'not_found');
-    if (payment.outcome === 'credited' || payment.settledAt) throw new AppError(409, 'already_resolved');
+    if (payment.settledAt) throw new AppError(409, 'already_resolved');
+    // A payment that gave time is settled by a refund, unless its provider refused one (refunded there).
+    const [refused] = await tx
+      .select({ id: refunds.id })
+      .from(refunds)
+      .where(and(eq(refunds.paymentId, payment.id), eq(refunds.status, 'failed')));
+    if (payment.outcome === 'credited' && !refused) throw new AppError(409, 'already_resolved');
     const [settled] = await tx
       .update(payments)
       .set({ settledAt: request.now, settlement: 'reconciled' })

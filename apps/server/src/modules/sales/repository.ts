@@ -133,8 +133,11 @@ export async function findPaymentWithBuyer(db: Database, id: string): Promise<Pa
 
 /** The payments that gave no time and that nobody has dealt with yet (`payments_needs_operator_idx`). */
 const unsettled = and(ne(payments.outcome, 'credited'), isNull(payments.settledAt));
-/** Refunds that failed, or wait to be asked again (`refunds_attention_idx`). */
-const unfinishedRefund = ne(refunds.status, 'succeeded');
+/**
+ * Refunds that failed, or wait to be asked again (`refunds_attention_idx`), of payments nobody has
+ * settled since (by a later refund, or by hand).
+ */
+const unfinishedRefund = and(ne(refunds.status, 'succeeded'), isNull(payments.settledAt));
 const openNotice = isNull(providerNotices.resolvedAt);
 const recentFailedMail = (now: Date, days: number) =>
   and(
@@ -185,7 +188,11 @@ export async function attentionItems(db: Database, now: Date, options: { limit: 
 export async function attentionCounts(db: Database, now: Date, mailDays: number) {
   const [[p], [r], [n], [m]] = await Promise.all([
     db.select({ n: count() }).from(payments).where(unsettled),
-    db.select({ n: count() }).from(refunds).where(unfinishedRefund),
+    db
+      .select({ n: count() })
+      .from(refunds)
+      .innerJoin(payments, eq(payments.id, refunds.paymentId))
+      .where(unfinishedRefund),
     db.select({ n: count() }).from(providerNotices).where(openNotice),
     db.select({ n: count() }).from(mailOutbox).where(recentFailedMail(now, mailDays)),
   ]);

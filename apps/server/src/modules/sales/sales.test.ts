@@ -229,6 +229,15 @@ describe('orders, payments, refunds and the attention queue', () => {
     const [row] = await t.database.db.select().from(refunds).where(eq(refunds.paymentId, paid.payment.id));
     expect(row).toMatchObject({ status: 'failed', error: expect.stringContaining('already been refunded') });
     expect(await expiryOf(paid.user.id)).toBe(before);
+    // It waits in the queue until the operator settles it (it was refunded in Stripe's dashboard).
+    const queued = async () =>
+      (await viewer.call('GET', '/attention')).json().data.refunds.map((p: { id: string }) => p.id);
+    expect(await queued()).toContain(paid.payment.id);
+    const settled = await finance.call('POST', `/payments/${paid.payment.id}/settle`, {
+      reason: 'Refunded at Stripe',
+    });
+    expect(settled.json().data).toMatchObject({ settlement: 'reconciled' });
+    expect(await queued()).not.toContain(paid.payment.id);
   });
 
   it('puts a short payment in the queue until it is refunded or settled by hand', async () => {

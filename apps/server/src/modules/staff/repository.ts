@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { StaffRole } from '@skyway/shared/staff';
 import type { Database } from '../../db/client.ts';
 import { violatedConstraint } from '../../db/errors.ts';
@@ -55,12 +55,16 @@ export async function updateStaff(
   return row;
 }
 
-export async function listStaff(db: Database, page: number, size: number) {
+export async function listStaff(db: Database, page: number, size: number, order: 'desc' | 'asc' = 'desc') {
   const [rows, [total]] = await Promise.all([
     db
       .select()
       .from(staff)
-      .orderBy(desc(staff.createdAt), desc(staff.id))
+      .orderBy(
+        ...(order === 'asc'
+          ? [asc(staff.createdAt), asc(staff.id)]
+          : [desc(staff.createdAt), desc(staff.id)]),
+      )
       .limit(size)
       .offset((page - 1) * size),
     db.select({ n: count() }).from(staff),

@@ -151,8 +151,8 @@ export async function staffRoutes(
       schema: { tags, querystring: staffListQuery, response: replies(pageOf(staffSchema)) },
     },
     async (request) => {
-      const { page, size } = request.query;
-      const { rows, total } = await listStaff(db, page, size);
+      const { page, size, order } = request.query;
+      const { rows, total } = await listStaff(db, page, size, order);
       return ok(request, { total, page, size, items: rows.map(presentStaff) });
     },
   );

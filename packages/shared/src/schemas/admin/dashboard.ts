@@ -41,3 +41,21 @@ export const dashboardSchema = z.object({
   /** Payments the operator must refund or reconcile, and mail that could not be delivered. */
   attention: z.number().int(),
 });
+
+/** The days a chart of the dashboard covers. */
+export const DAILY_DAYS = { min: 7, max: 90, default: 30 } as const;
+export const dailyQuery = dashboardQuery.extend({
+  days: z.coerce.number().int().min(DAILY_DAYS.min).max(DAILY_DAYS.max).default(DAILY_DAYS.default),
+});
+
+/** Day by day, in the viewer's days (`YYYY-MM-DD`), oldest first, today last: what the charts draw. */
+export const dailySchema = z.array(
+  z.object({
+    day: z.string(),
+    /** Money credited per currency, in its minor unit. */
+    revenue: z.array(z.object({ currency: z.string(), amount: z.number().int() })),
+    paid_orders: z.number().int(),
+    new_accounts: z.number().int(),
+    trials: z.number().int(),
+  }),
+);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LANGUAGES } from '../../languages.ts';
 import { ALL_PERMISSIONS, STAFF_ROLES, TOTP_DIGITS } from '../../staff.ts';
 import { emailField, passwordField } from '../accounts.ts';
-import { isoTime, listQuery } from './common.ts';
+import { isoTime, listQuery, sortQuery } from './common.ts';
 
 const role = z.enum(STAFF_ROLES);
 const totpCode = z
@@ -57,7 +57,7 @@ export const setupRequest = z.object({ password: passwordField, code: totpCode }
 export const setupReply = z.object({ recovery_codes: z.array(z.string()) });
 export const setupParams = z.object({ token: z.string().min(20).max(100) });
 
-export const staffListQuery = listQuery;
+export const staffListQuery = listQuery.extend(sortQuery.shape);
 export const staffInviteRequest = z.object({
   email: emailField,
   role,

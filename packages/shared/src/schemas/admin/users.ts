@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { COUNT_CAP, cappedPageOf, isoTime, listQuery, pageOf } from './common.ts';
+import { COUNT_CAP, cappedPageOf, isoTime, listQuery, pageOf, sortQuery } from './common.ts';
 
 /** What a search for accounts matches: an id, an invite code, or any part of the address (3+ characters). */
 export const USER_SEARCH_MIN_LENGTH = 3;
 export const USER_COUNT_CAP = COUNT_CAP;
 
-export const userListQuery = listQuery.extend({ q: z.string().trim().max(254).optional() });
+export const userListQuery = listQuery
+  .extend(sortQuery.shape)
+  .extend({ q: z.string().trim().max(254).optional() });
 
 /** An account as the list shows it. */
 export const userSummarySchema = z.object({
