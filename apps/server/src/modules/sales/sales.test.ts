@@ -52,9 +52,12 @@ describe('orders, payments, refunds and the attention queue', () => {
     await stripe.close();
   });
 
-  /** A buyer who paid a month of 2 connections through Stripe: `amountOff` short makes it a mismatch. */
+  /** A buyer with ten days left who paid a month of 2 connections through Stripe: `amountOff` short makes it a mismatch. */
   async function paidOrder(amountOff = 0) {
     const { user, token } = await signedInUser(t.database);
+    // Ten days left at the same size, so the month bought (and taken back) is exactly a month.
+    const expireAt = new Date(Date.now() + 10 * DAY_SECONDS * 1000);
+    await t.database.db.update(users).set({ expireAt, connections: 2 }).where(eq(users.id, user.id));
     const order = (
       await web('/web/order/create', { period: 'month', connections: 2, pay_method: 'card' }, token)
     ).json().data as { order_id: string; amount: number };
