@@ -12,6 +12,7 @@ import { type ScheduleOptions, scheduleJob } from './jobs/scheduler.ts';
 import { ADMIN_API_PREFIX, adminApi } from './admin-api.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { DASHBOARD_JOB, rollUpDashboard } from './modules/dashboard/service.ts';
+import { deviceRoutes } from './modules/devices/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
 import { createLimitCounters } from './modules/limits/counters.ts';
 import { createMailer, MAIL_JOB } from './modules/mail/mailer.ts';
@@ -29,6 +30,7 @@ import { securityHeadersPlugin, setSecurityHeaders } from './plugins/security-he
 import { signingPlugin } from './plugins/signing.ts';
 import { createMetrics, metricsPlugin } from './plugins/metrics.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { loadSubscriptionKey } from './lib/subscription-key.ts';
 import { isBackOfficePage, isSitePage, registerSpa } from './plugins/spa.ts';
 import { connectRedis } from './redis.ts';
 
@@ -170,6 +172,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(userRoutes);
   await app.register(accountRoutes, { db, mailer, counters });
   await app.register(invitationRoutes, { db });
+  await app.register(deviceRoutes, {
+    db,
+    subscriptionKey: loadSubscriptionKey(config),
+    publicUrl: config.payments.publicUrl,
+  });
   const provider = createPaymentProvider(config);
   await app.register(orderRoutes, {
     db,

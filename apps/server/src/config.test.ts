@@ -20,6 +20,8 @@ function problemLines(
   return [];
 }
 
+const SUBSCRIPTION_KEY = 'config-test-subscription-key-0123456789';
+
 describe('config', () => {
   let chain: TestChain;
   beforeAll(() => {
@@ -65,6 +67,7 @@ describe('config', () => {
     );
     const allowed = loadConfig({
       NODE_ENV: 'production',
+      SUBSCRIPTION_KEY,
       SANDBOX_PAYMENTS_IN_PRODUCTION: 'true',
       PUBLIC_URL: 'https://staging.example.com',
     });
@@ -83,6 +86,7 @@ describe('config', () => {
     expect(() => loadConfig({ STRIPE_PAYMENT_METHODS: 'card,paypal' })).toThrow(/STRIPE_PAYMENT_METHODS/);
     const stripe = loadConfig({
       NODE_ENV: 'production',
+      SUBSCRIPTION_KEY,
       PUBLIC_URL: 'https://www.example.com',
       PAYMENT_PROVIDER: 'stripe',
       STRIPE_SECRET_KEY: 'sk_live_x',
@@ -177,7 +181,12 @@ describe('config', () => {
       "STRIPE_WEBHOOK_SECRET: expected the webhook endpoint's signing secret (whsec_…)",
     ]);
 
-    const production = { ...stripe, NODE_ENV: 'production', PUBLIC_URL: 'https://www.example.com' };
+    const production = {
+      ...stripe,
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://www.example.com',
+      SUBSCRIPTION_KEY,
+    };
     expect(problemLines(production)).toEqual([]);
     for (const key of ['sk_test_x', 'rk_test_x']) {
       const lines = problemLines({ ...production, STRIPE_SECRET_KEY: key });
@@ -190,9 +199,26 @@ describe('config', () => {
     expect(problemLines({ ...stripe, STRIPE_SECRET_KEY: 'sk_test_x' })).toEqual([]);
   });
 
+  it('needs a subscription key of 32 characters or more in production, the same on every instance', () => {
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://www.example.com',
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_live_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    };
+    expect(problemLines(production)).toEqual([
+      expect.stringMatching(/^SUBSCRIPTION_KEY: required with NODE_ENV=production/),
+    ]);
+    expect(problemLines({ ...production, SUBSCRIPTION_KEY: 'too short' })).toHaveLength(1);
+    expect(loadConfig({ ...production, SUBSCRIPTION_KEY }).subscriptionKey).toBe(SUBSCRIPTION_KEY);
+    expect(loadConfig({}).subscriptionKey).toBeUndefined();
+  });
+
   it('needs PUBLIC_URL in production, and takes the address from each request elsewhere', () => {
     const production = {
       NODE_ENV: 'production',
+      SUBSCRIPTION_KEY,
       PAYMENT_PROVIDER: 'stripe',
       STRIPE_SECRET_KEY: 'sk_live_x',
       STRIPE_WEBHOOK_SECRET: 'whsec_x',
@@ -238,6 +264,7 @@ describe('config', () => {
   it('refuses Apple data that is not signed (LocalTesting, Xcode) in production', () => {
     const production = {
       NODE_ENV: 'production',
+      SUBSCRIPTION_KEY,
       PAYMENT_PROVIDER: 'stripe',
       STRIPE_SECRET_KEY: 'sk_live_x',
       STRIPE_WEBHOOK_SECRET: 'whsec_x',

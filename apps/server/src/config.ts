@@ -148,6 +148,7 @@ const envSchema = z.object({
   INACTIVE_ACCOUNTS_EVERY_MINUTES: z.coerce.number().int().min(0).default(60),
   MAIL_EVERY_SECONDS: z.coerce.number().int().min(0).default(15),
   SIGNATURE_SECRET: optionalText.pipe(z.string().min(8).optional()),
+  SUBSCRIPTION_KEY: optionalText.pipe(z.string().min(32).optional()),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().trim().min(3).default('Skyway <no-reply@example.com>'),
   SITE_NAME: z.string().trim().min(1).default('Skyway'),
@@ -225,6 +226,18 @@ const appleHistoryEnvSchema = envSchema.pick({
 });
 
 type AppleEnv = z.infer<typeof appleHistoryEnvSchema>;
+
+/** Subscription links are derived from a key that production must hold outside the database. */
+function checkSubscriptionKey(env: Env, ctx: z.RefinementCtx): void {
+  if (env.NODE_ENV === 'production' && !env.SUBSCRIPTION_KEY) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SUBSCRIPTION_KEY'],
+      message:
+        'required with NODE_ENV=production (32+ random characters, the same on every instance): every subscription link is derived from it',
+    });
+  }
+}
 
 /**
  * Rules between keys: a provider's keys are required when it is chosen; no test money in production
@@ -360,6 +373,7 @@ function downloads(env: Env): Download[] {
 const configSchema = envSchema
   .superRefine((env, ctx) => {
     checkPayments(env, ctx);
+    checkSubscriptionKey(env, ctx);
     checkApple(env, ctx);
   })
   .transform((env) => ({
@@ -385,6 +399,8 @@ const configSchema = envSchema
     /** How often the mail queue is worked (retries, expired codes); 0 turns it off on this instance. */
     mailEverySeconds: env.MAIL_EVERY_SECONDS,
     signatureSecret: env.SIGNATURE_SECRET,
+    /** The key subscription tokens are derived with; unset outside production: a key file in DATA_DIR. */
+    subscriptionKey: env.SUBSCRIPTION_KEY,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     siteName: env.SITE_NAME,

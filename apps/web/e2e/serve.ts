@@ -26,6 +26,7 @@ const config = loadConfig({
   PORT: String(E2E_PORT),
   SIGNATURE_SECRET: process.env.E2E_SIGNATURE_SECRET ?? '',
   SMTP_URL: mail.url,
+  SUBSCRIPTION_KEY: 'e2e-subscription-key-0123456789abcdef',
   // Each account a journey makes asks for its code from an address of its own, as customers do
   // (support.ts): one address may ask for 30 codes a day, fewer than a run makes accounts.
   TRUST_PROXY: '127.0.0.1',

@@ -119,6 +119,7 @@ export async function startProduct(name: string, build: ProductBuild, storage: S
     MAIL_EVERY_SECONDS: '0',
     WEB_DIST_DIR: NO_WEB_BUILD,
     ADMIN_DIST_DIR: NO_WEB_BUILD,
+    SUBSCRIPTION_KEY: 'bench-subscription-key-0123456789abcdef',
     ...('dataDir' in storage
       ? { DATA_DIR: storage.dataDir }
       : { DATABASE_URL: storage.databaseUrl, ...(storage.redisUrl ? { REDIS_URL: storage.redisUrl } : {}) }),

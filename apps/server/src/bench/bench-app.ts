@@ -27,6 +27,7 @@ export async function benchApp(
       NODE_ENV: 'test',
       WEB_DIST_DIR: '/nonexistent',
       ADMIN_DIST_DIR: '/nonexistent',
+      SUBSCRIPTION_KEY: 'bench-subscription-key-0123456789abcdef',
       RATE_LIMIT_PER_MINUTE: '100000',
       INACTIVE_ACCOUNTS_EVERY_MINUTES: '0',
       ORDERS_EVERY_MINUTES: '0',

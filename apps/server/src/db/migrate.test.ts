@@ -27,6 +27,7 @@ describe('migrations', () => {
       'audit_log',
       'dashboard_hours',
       'dashboard_subscribers',
+      'device_slots',
       'email_codes',
       'expiry_ledger',
       'invite_rewards',

@@ -10,6 +10,7 @@ import {
   unmarkWarned,
   type WarnedAccount,
 } from './inactive-accounts-repository.ts';
+import { deactivateLapsedSlots } from '../modules/access/slots.ts';
 import { recordJobRun } from './job-runs-repository.ts';
 
 export const INACTIVE_ACCOUNTS_JOB = 'inactive-accounts';
@@ -105,6 +106,8 @@ export async function runInactiveAccounts(deps: InactiveAccountsDeps): Promise<I
     if (!(await tryJobLock(tx))) return undefined;
     const cleared = await clearCancelledWarnings(tx, now);
     const revoked = await revokeWarnedAccounts(tx, now);
+    // A revoked account's device slots stop with it.
+    if (revoked > 0) await deactivateLapsedSlots(tx, now);
     return { cleared, revoked };
   });
   if (!changes) return { warned: 0, revoked: 0, cleared: 0, unmailed: 0, skipped: true };

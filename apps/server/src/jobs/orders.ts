@@ -1,4 +1,5 @@
 import { applyDueDowngrades } from '../modules/access/repository.ts';
+import { deactivateLapsedSlots } from '../modules/access/slots.ts';
 import { type CheckoutDeps, closeDueCheckouts } from '../modules/orders/checkouts.ts';
 import { expireOverdueOrders } from '../modules/orders/repository.ts';
 import { recordJobRun } from './job-runs-repository.ts';
@@ -10,6 +11,8 @@ export interface OrdersJobResult {
   expired: number;
   /** Downgrades whose time came, now the accounts' connections. */
   downgraded: number;
+  /** Device slots whose account has no access left for them (expired, revoked, downgraded), now inactive. */
+  slotsDeactivated: number;
   /** Checkouts of closed orders closed at the provider now, after an earlier attempt failed. */
   checkoutsClosed: number;
   /** 1 when the provider could not close one (the rest wait for the next run), else 0. */
@@ -18,7 +21,8 @@ export interface OrdersJobResult {
 
 /**
  * Keeps stored order and connection states true over time. The calls already read an overdue order
- * as expired and a due downgrade as applied; this writes it down. Each step changes a row only while
+ * as expired and a due downgrade as applied; this writes it down, and stops the device slots of
+ * access that ended with time (the changes that end access stop theirs at once). Each step changes a row only while
  * it still qualifies, so several instances may run it at once. Then it closes the provider checkouts of closed orders
  * that could not be closed at the time, each claimed by one instance.
  */
@@ -27,11 +31,13 @@ export async function runOrdersJob(deps: CheckoutDeps, now: Date): Promise<Order
   const startedMs = performance.now();
   const expired = await expireOverdueOrders(db, now);
   const downgraded = await applyDueDowngrades(db, now);
+  const slotsDeactivated = await deactivateLapsedSlots(db, now);
   // Last: with the provider unreachable, its attempt may take a while.
   const checkouts = await closeDueCheckouts(deps, now);
   const result = {
     expired,
     downgraded,
+    slotsDeactivated,
     checkoutsClosed: checkouts.closed,
     checkoutsFailed: checkouts.failed,
   };

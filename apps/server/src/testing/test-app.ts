@@ -30,6 +30,7 @@ export async function startTestApp(
     NODE_ENV: 'test',
     WEB_DIST_DIR: '/nonexistent',
     ADMIN_DIST_DIR: '/nonexistent',
+    SUBSCRIPTION_KEY: TEST_SUBSCRIPTION_KEY,
     INACTIVE_ACCOUNTS_EVERY_MINUTES: '0',
     MAIL_EVERY_SECONDS: '0',
     DASHBOARD_EVERY_MINUTES: '0',
@@ -54,6 +55,9 @@ export async function startTestApp(
 }
 
 let userCount = 0;
+
+/** The subscription key of every test server: the tokens a test derives match the server's. */
+export const TEST_SUBSCRIPTION_KEY = 'test-subscription-key-0123456789abcdef';
 
 /** A user with a live session, as sign-in would leave them. */
 export async function signedInUser(

@@ -18,3 +18,4 @@ export * from './audit-log.ts';
 export * from './dashboard.ts';
 export * from './refunds.ts';
 export * from './provider-notices.ts';
+export * from './device-slots.ts';

@@ -97,6 +97,7 @@ export async function startFaultStack(options: StackOptions = {}): Promise<Fault
           ORDERS_EVERY_MINUTES: '1',
           WEB_DIST_DIR: NO_WEB_BUILD,
           ADMIN_DIST_DIR: NO_WEB_BUILD,
+          SUBSCRIPTION_KEY: 'fault-subscription-key-0123456789abcdef',
           [RUN_MARK]: run,
           ...options.env,
           ...env,

@@ -5,6 +5,7 @@ import type { SubscribeType } from '@skyway/shared/user';
 import type { Database } from '../../db/client.ts';
 import { appStoreTransactions, expiryLedger, type UserRow, users } from '../../db/schema/index.ts';
 import { type AccessReason, entitlementOf, sameEntitlement } from './rules.ts';
+import { reconcileSlots } from './slots.ts';
 
 /**
  * The only writer of the access columns of `users` (expiry, connections, pending downgrade,
@@ -54,6 +55,17 @@ export async function writeAccess(
       ...(change.autoRenew === undefined ? {} : { autoRenew: change.autoRenew }),
     })
     .where(eq(users.id, user.id));
+  await reconcileSlots(
+    db,
+    {
+      ...user,
+      expireAt,
+      connections: after.connections,
+      pendingConnections: after.pendingConnections,
+      pendingFrom: fromUnixSeconds(after.pendingFrom),
+    },
+    now,
+  );
   if (change.recordUnchanged || !sameEntitlement(after, entitlementOf(user, now))) {
     await db.insert(expiryLedger).values({
       userId: user.id,

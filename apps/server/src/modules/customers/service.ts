@@ -2,6 +2,7 @@ import type { Database } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { inAccountTransaction } from '../access/access.ts';
+import { reconcileSlots } from '../access/slots.ts';
 import { recordAudit, type StaffActor } from '../audit/repository.ts';
 import { revokeUserSessions } from '../sessions/repository.ts';
 import { findUser, setUserDisabled } from './repository.ts';
@@ -77,6 +78,8 @@ export async function setUserAccess(
     const changed = await setUserDisabled(tx, request.id, request.disabled ? request.now : null);
     if (!changed) throw new AppError(404, 'not_found');
     if (request.disabled) await revokeUserSessions(tx, request.id, { now: request.now });
+    // Its device slots stop with it, and come back with it.
+    await reconcileSlots(tx, changed, request.now);
     await recordAudit(
       tx,
       actor,

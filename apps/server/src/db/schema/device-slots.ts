@@ -1,0 +1,64 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgSequence,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+
+/** Every change to a slot takes the next revision: nodes read the changes since the one they hold. */
+export const slotRevisions = pgSequence('device_slot_revisions');
+
+/**
+ * Each connection a customer pays for is a slot (PRODUCT.md section 6): its own credential for the
+ * proxies (a UUID, and a secret for Trojan and Shadowsocks 2022) and its own subscription link. A
+ * slot is active while the account has access and the slot's position is within its connections;
+ * the rows stay when it is not, so that its name and link come back with the access.
+ */
+export const deviceSlots = pgTable(
+  'device_slots',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // 1 … N: the slots kept when the connections go down are the lowest; the customer may reorder them.
+    position: integer('position').notNull(),
+    name: text('name'),
+    platform: text('platform'),
+    // The proxies' credential: VLESS / VMess id, and the Trojan password / Shadowsocks 2022 key.
+    credential: uuid('credential').notNull(),
+    secret: text('secret').notNull(),
+    // SHA-256 of the subscription token; the token itself is derived from the slot and `tokenVersion`
+    // with the server's subscription key (never stored), so the console can show the link again.
+    // Null until the link is first shown (the access module makes slots without knowing the key).
+    tokenHash: text('token_hash'),
+    tokenVersion: integer('token_version').notNull().default(1),
+    active: boolean('active').notNull(),
+    revision: bigint('revision', { mode: 'number' })
+      .notNull()
+      .default(sql`nextval('device_slot_revisions')`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastFetchAt: timestamp('last_fetch_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('device_slots_user_position_key').on(table.userId, table.position),
+    uniqueIndex('device_slots_credential_key').on(table.credential),
+    uniqueIndex('device_slots_token_key').on(table.tokenHash),
+    // What changed since a revision (the nodes' credential list).
+    index('device_slots_revision_idx').on(table.revision),
+    // The slots job: active slots, to find those whose access has lapsed.
+    index('device_slots_active_idx')
+      .on(table.userId)
+      .where(sql`${table.active}`),
+  ],
+);
+
+export type DeviceSlotRow = typeof deviceSlots.$inferSelect;

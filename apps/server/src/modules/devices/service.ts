@@ -1,0 +1,99 @@
+import type { z } from 'zod';
+import type { deviceListSchema, deviceSchema } from '@skyway/shared/schemas/devices';
+import { toUnixSeconds } from '@skyway/shared/dates';
+import type { Database } from '../../db/client.ts';
+import type { DeviceSlotRow } from '../../db/schema/index.ts';
+import { AppError } from '../../plugins/errors.ts';
+import { inAccountTransaction } from '../access/access.ts';
+import { newCredential, reconcileSlots, usableSlots } from '../access/slots.ts';
+import { listSlots, renameSlot, reorderSlots, replaceCredential, storeTokenHash } from './repository.ts';
+import { hashToken, subscriptionToken } from './tokens.ts';
+
+export interface DevicesDeps {
+  db: Database;
+  subscriptionKey: string;
+}
+
+/** Where a slot's apps fetch its subscription. */
+export const subscriptionUrl = (origin: string, token: string) => `${origin}/s/${token}`;
+
+function present(deps: DevicesDeps, origin: string, slot: DeviceSlotRow): z.infer<typeof deviceSchema> {
+  return {
+    id: slot.id,
+    position: slot.position,
+    name: slot.name,
+    platform: slot.platform as z.infer<typeof deviceSchema>['platform'],
+    active: slot.active,
+    url: subscriptionUrl(origin, subscriptionToken(deps.subscriptionKey, slot)),
+    created_at: toUnixSeconds(slot.createdAt),
+    last_fetch_at: slot.lastFetchAt ? toUnixSeconds(slot.lastFetchAt) : 0,
+  };
+}
+
+/** The account's slots with their links (a slot's token hash is written the first time it is shown). */
+export async function listDevices(
+  deps: DevicesDeps,
+  userId: string,
+  origin: string,
+  now: Date,
+): Promise<z.infer<typeof deviceListSchema>> {
+  return inAccountTransaction(deps.db, userId, now, async ({ tx, user }) => {
+    const slots = await listSlots(tx, userId);
+    for (const slot of slots) {
+      if (!slot.tokenHash)
+        await storeTokenHash(tx, slot.id, hashToken(subscriptionToken(deps.subscriptionKey, slot)));
+    }
+    return { devices: slots.map((slot) => present(deps, origin, slot)), usable: usableSlots(user, now) };
+  });
+}
+
+export async function renameDevice(
+  deps: DevicesDeps,
+  userId: string,
+  request: { id: string; name: string; platform?: string; origin: string },
+): Promise<z.infer<typeof deviceSchema>> {
+  const slot = await renameSlot(deps.db, userId, request.id, request);
+  if (!slot) throw new AppError(404, 'not_found');
+  return present(deps, request.origin, slot);
+}
+
+/**
+ * A new credential and a new link for a slot, in the account's transaction: the old credential and
+ * link stop working at once, and concurrent regenerations leave exactly one of them valid.
+ */
+export async function regenerateDevice(
+  deps: DevicesDeps,
+  userId: string,
+  request: { id: string; origin: string; now: Date },
+): Promise<z.infer<typeof deviceSchema>> {
+  return inAccountTransaction(deps.db, userId, request.now, async ({ tx }) => {
+    const slot = await replaceCredential(tx, userId, request.id, {
+      ...newCredential(),
+      tokenHashOf: (tokenVersion) =>
+        hashToken(subscriptionToken(deps.subscriptionKey, { id: request.id, tokenVersion })),
+    });
+    if (!slot) throw new AppError(404, 'not_found');
+    return present(deps, request.origin, slot);
+  });
+}
+
+/**
+ * The slots the customer keeps when the connections go down: these first, in this order, then the
+ * others as they were; the slots beyond the connections stop at once or when the downgrade is due.
+ */
+export async function keepDevices(
+  deps: DevicesDeps,
+  userId: string,
+  request: { ids: string[]; origin: string; now: Date },
+): Promise<z.infer<typeof deviceListSchema>> {
+  await inAccountTransaction(deps.db, userId, request.now, async ({ tx, user }) => {
+    const slots = await listSlots(tx, userId);
+    const known = new Set(slots.map((slot) => slot.id));
+    const kept = [...new Set(request.ids)];
+    if (kept.some((id) => !known.has(id))) throw new AppError(404, 'not_found');
+    const order = [...kept, ...slots.map((slot) => slot.id).filter((id) => !kept.includes(id))];
+    await reorderSlots(tx, userId, order);
+    await reconcileSlots(tx, user, request.now);
+  });
+  return listDevices(deps, userId, request.origin, request.now);
+}

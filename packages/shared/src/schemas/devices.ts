@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** The platforms a device slot may be marked with (its guide and import buttons follow it). */
+export const DEVICE_PLATFORMS = ['ios', 'android', 'windows', 'macos', 'linux', 'other'] as const;
+export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
+export const DEVICE_NAME_MAX = 32;
+
+/** One slot: a paid connection, with its own credential and subscription link. */
+export const deviceSchema = z.object({
+  id: z.uuid(),
+  /** 1 … N: when the connections go down, the lowest positions are kept. */
+  position: z.number().int(),
+  /** Null until the customer names it (the console shows "Device N"). */
+  name: z.string().nullable(),
+  platform: z.enum(DEVICE_PLATFORMS).nullable(),
+  /** False while the account's access does not cover it (expired, or beyond its connections). */
+  active: z.boolean(),
+  /** The slot's subscription link, which its apps import. */
+  url: z.string(),
+  /** Unix seconds. */
+  created_at: z.number().int(),
+  /** When an app last fetched the link, unix seconds; 0 = never. */
+  last_fetch_at: z.number().int(),
+});
+
+/** Reply of `/web/device/list`: the slots, and how many the access covers now. */
+export const deviceListSchema = z.object({
+  devices: z.array(deviceSchema),
+  usable: z.number().int(),
+});
+
+const slotId = z.object({ id: z.uuid() });
+export const deviceRenameRequest = slotId.extend({
+  name: z.string().trim().min(1).max(DEVICE_NAME_MAX),
+  platform: z.enum(DEVICE_PLATFORMS).optional(),
+});
+/** A new credential and link for a slot: the old ones stop working at once. */
+export const deviceRegenerateRequest = slotId;
+/** The slots to keep, in order, when the connections go down (the rest come after them). */
+export const deviceKeepRequest = z.object({ ids: z.array(z.uuid()).min(1).max(1000) });
