@@ -89,8 +89,20 @@ async function call<T>(
 // WCAG 2.1 A and AA: landmarks, headings, names and alt text, contrast, keyboard-reachable controls.
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
-/** Runs axe over the page, or only over the elements that match `include` (a dialog, say). */
+/**
+ * Runs axe over the page, or only over the elements that match `include` (a dialog, say), once every
+ * animation has ended: a dialog still fading in is half transparent, and its contrast with it.
+ */
 export async function expectNoAccessibilityViolations(page: Page, include?: string): Promise<void> {
+  // Endless ones (a spinner, a blinking caret) never end, and change no contrast.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity,
+      ),
+  );
   const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
   if (include) builder.include(include);
   const { violations } = await builder.analyze();
