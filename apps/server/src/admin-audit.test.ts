@@ -6,6 +6,14 @@ import { sandboxPayment } from './testing/payments.ts';
 import { adminCaller, type SignedInStaff, signedInStaff, totpCode } from './testing/staff.ts';
 import { signedInUser, startTestApp, type TestApp } from './testing/test-app.ts';
 
+const VLESS_TLS = {
+  protocol: 'vless',
+  port: 443,
+  transport: 'tcp',
+  security: 'tls',
+  server_name: 'hk.example.com',
+};
+
 type Change = () => Promise<{ json(): { code: number } }>;
 /** Makes what a change needs (which may write audit rows of its own), then hands back the change. */
 type Probe = () => Promise<Change>;
@@ -19,6 +27,11 @@ describe('the audit log covers every changing route of the back office', () => {
   let t: TestApp;
   let owner: SignedInStaff;
   const customer = async () => (await signedInUser(t.database)).user.id;
+  const node = async () =>
+    (await owner.call('POST', '/nodes', { name: 'probe', region: 'HK', host: 'hk.example.com' })).json().data
+      .id as string;
+  const inbound = async () =>
+    (await owner.call('POST', `/nodes/${await node()}/inbounds`, VLESS_TLS)).json().data.id as string;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -92,6 +105,28 @@ describe('the audit log covers every changing route of the back office', () => {
     'POST /payments/{id}/settle': async () => {
       const id = await sandboxPayment(t, 100);
       return () => owner.call('POST', `/payments/${id}/settle`, { reason: 'audit probe' });
+    },
+    'POST /nodes': async () => () =>
+      owner.call('POST', '/nodes', { name: 'Tokyo 1', region: 'JP', host: 'jp1.example.com' }),
+    'PATCH /nodes/{id}': async () => {
+      const id = await node();
+      return () => owner.call('PATCH', `/nodes/${id}`, { enabled: false });
+    },
+    'DELETE /nodes/{id}': async () => {
+      const id = await node();
+      return () => owner.call('DELETE', `/nodes/${id}`);
+    },
+    'POST /nodes/{id}/inbounds': async () => {
+      const id = await node();
+      return () => owner.call('POST', `/nodes/${id}/inbounds`, VLESS_TLS);
+    },
+    'PATCH /inbounds/{id}': async () => {
+      const id = await inbound();
+      return () => owner.call('PATCH', `/inbounds/${id}`, { ...VLESS_TLS, port: 8443 });
+    },
+    'DELETE /inbounds/{id}': async () => {
+      const id = await inbound();
+      return () => owner.call('DELETE', `/inbounds/${id}`);
     },
     'POST /notices/{id}/resolve': async () => {
       const [notice] = await t.database.db

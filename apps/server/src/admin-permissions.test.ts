@@ -56,6 +56,9 @@ describe('the permission matrix, cell by cell through the routes', () => {
     'settings.view': (m) => m.call('GET', '/settings'),
     'settings.edit': (m) => m.call('PATCH', '/settings', { invite_daily_cap: 10 }),
     'plans.edit': (m) => m.call('PATCH', '/plans/month', { unit_price: 2500 }),
+    'nodes.view': (m) => m.call('GET', '/nodes'),
+    'nodes.edit': (m) =>
+      m.call('POST', '/nodes', { name: `probe ${m.role}`, region: 'HK', host: 'hk1.example.com' }),
     'mail.view': (m) => m.call('GET', '/mail?status=failed'),
     'mail.retry': async (m) => m.call('POST', `/mail/${await failedMail()}/retry`),
     'jobs.view': (m) => m.call('GET', '/jobs'),

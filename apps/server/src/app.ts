@@ -14,6 +14,7 @@ import { accountRoutes } from './modules/accounts/routes.ts';
 import { DASHBOARD_JOB, rollUpDashboard } from './modules/dashboard/service.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
+import { subscriptionRoutes } from './modules/subscriptions/routes.ts';
 import { createLimitCounters } from './modules/limits/counters.ts';
 import { createMailer, MAIL_JOB } from './modules/mail/mailer.ts';
 import { mailBacklog } from './modules/mail/repository.ts';
@@ -172,6 +173,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(userRoutes);
   await app.register(accountRoutes, { db, mailer, counters });
   await app.register(invitationRoutes, { db });
+  await app.register(subscriptionRoutes, {
+    db,
+    counters,
+    siteName: config.siteName,
+    publicUrl: config.payments.publicUrl,
+  });
   await app.register(deviceRoutes, {
     db,
     subscriptionKey: loadSubscriptionKey(config),

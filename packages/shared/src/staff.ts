@@ -35,6 +35,10 @@ export const PERMISSIONS = {
   'payments.refund': ['owner', 'admin', 'finance'],
   /** Close an item of the attention queue: a payment reconciled by hand, a provider's notice. */
   'attention.resolve': ['owner', 'admin', 'finance'],
+  /** The proxy nodes and their inbounds. */
+  'nodes.view': ['owner', 'admin', 'support', 'finance', 'viewer'],
+  /** Add, change and remove nodes and inbounds. */
+  'nodes.edit': ['owner', 'admin'],
   /** The mail outbox: what was sent, what failed. */
   'mail.view': ['owner', 'admin', 'support'],
   /** Send a message that was given up once more. */

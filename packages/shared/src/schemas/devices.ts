@@ -38,3 +38,18 @@ export const deviceRenameRequest = slotId.extend({
 export const deviceRegenerateRequest = slotId;
 /** The slots to keep, in order, when the connections go down (the rest come after them). */
 export const deviceKeepRequest = z.object({ ids: z.array(z.uuid()).min(1).max(1000) });
+
+/** The header our own apps identify the device with (as the comparable apps send it). */
+export const HWID_HEADER = 'x-hwid';
+export const HWID_MAX = 128;
+
+/**
+ * Reply of `/web/device/bind`: the slot this device is bound to (bound now, or before), or, when
+ * every slot of the access is taken by another device, null and the slots that are.
+ */
+export const deviceBindSchema = z.object({
+  device: deviceSchema.nullable(),
+  taken: z.array(
+    deviceSchema.pick({ id: true, position: true, name: true, platform: true, last_fetch_at: true }),
+  ),
+});

@@ -33,6 +33,8 @@ export const deviceSlots = pgTable(
     position: integer('position').notNull(),
     name: text('name'),
     platform: text('platform'),
+    // The device our own apps bound to the slot (their `x-hwid` header); null: free for them.
+    hwid: text('hwid'),
     // The proxies' credential: VLESS / VMess id, and the Trojan password / Shadowsocks 2022 key.
     credential: uuid('credential').notNull(),
     secret: text('secret').notNull(),
@@ -51,6 +53,9 @@ export const deviceSlots = pgTable(
   (table) => [
     uniqueIndex('device_slots_user_position_key').on(table.userId, table.position),
     uniqueIndex('device_slots_credential_key').on(table.credential),
+    uniqueIndex('device_slots_hwid_key')
+      .on(table.userId, table.hwid)
+      .where(sql`${table.hwid} is not null`),
     uniqueIndex('device_slots_token_key').on(table.tokenHash),
     // What changed since a revision (the nodes' credential list).
     index('device_slots_revision_idx').on(table.revision),

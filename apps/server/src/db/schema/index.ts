@@ -19,3 +19,5 @@ export * from './dashboard.ts';
 export * from './refunds.ts';
 export * from './provider-notices.ts';
 export * from './device-slots.ts';
+export * from './nodes.ts';
+export * from './subscription-fetches.ts';

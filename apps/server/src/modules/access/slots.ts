@@ -2,13 +2,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { deviceSlots, type UserRow, users } from '../../db/schema/index.ts';
-import { entitlementOf } from './rules.ts';
+import { entitlementOf, type StoredAccess } from './rules.ts';
 
 /** A fresh credential for the proxies: the VLESS / VMess id, and a 256-bit Trojan / Shadowsocks 2022 key. */
 export const newCredential = () => ({ credential: randomUUID(), secret: randomBytes(32).toString('base64') });
 
 /** How many slots an account may use now: its connections while its access lasts, else none. */
-export function usableSlots(user: UserRow, now: Date): number {
+export function usableSlots(user: StoredAccess & { revokedAt: Date | null }, now: Date): number {
   if (user.revokedAt) return 0;
   const entitlement = entitlementOf(user, now);
   return entitlement.expireAt > Math.floor(now.getTime() / 1000) ? entitlement.connections : 0;

@@ -163,6 +163,46 @@ describe('My devices: the console calls of the device slots', () => {
     });
   });
 
+  it('binds each of our apps’ devices to a free slot of its own, and says which are taken when none is left', async () => {
+    const { token } = await customer(2);
+    const bind = (hwid?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/web/device/bind',
+        payload: {},
+        headers: { authorization: token, ...(hwid === undefined ? {} : { 'x-hwid': hwid }) },
+        remoteAddress: newClientAddress(),
+      });
+    const first = (await bind('phone-a')).json().data;
+    expect(first.device).toMatchObject({ position: 1, active: true });
+    expect((await bind('phone-a')).json().data.device.id).toBe(first.device.id);
+    const second = (await bind('laptop-b')).json().data;
+    expect(second.device.position).toBe(2);
+    expect(second.device.url).not.toBe(first.device.url);
+    const third = (await bind('tablet-c')).json().data;
+    expect(third.device).toBeNull();
+    expect(third.taken.map((slot: { position: number }) => slot.position)).toEqual([1, 2]);
+    for (const hwid of [undefined, '', 'x'.repeat(129)]) {
+      expect((await bind(hwid)).json()).toMatchObject({ code: 400, data: { field: 'x-hwid' } });
+    }
+    // Devices asking at once never share a slot.
+    const other = await customer(2);
+    const replies = await Promise.all(
+      ['d1', 'd2', 'd3', 'd4', 'd5'].map((hwid) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/web/device/bind',
+          payload: {},
+          headers: { authorization: other.token, 'x-hwid': hwid },
+          remoteAddress: newClientAddress(),
+        }),
+      ),
+    );
+    const granted = replies.map((reply) => reply.json().data.device?.id).filter(Boolean);
+    expect(granted).toHaveLength(2);
+    expect(new Set(granted).size).toBe(2);
+  });
+
   it('answers only a signed-in customer', async () => {
     expect((await web('/web/device/list', {})).json()).toMatchObject({ code: 401 });
   });

@@ -69,3 +69,17 @@ export async function reorderSlots(db: Database, userId: string, order: string[]
       .where(and(eq(deviceSlots.id, id), eq(deviceSlots.userId, userId)));
   }
 }
+
+/** Binds a device to a slot, unless another device has taken it since. */
+export async function bindSlot(
+  db: Database,
+  slotId: string,
+  hwid: string,
+): Promise<DeviceSlotRow | undefined> {
+  const [row] = await db
+    .update(deviceSlots)
+    .set({ hwid })
+    .where(and(eq(deviceSlots.id, slotId), isNull(deviceSlots.hwid)))
+    .returning();
+  return row;
+}

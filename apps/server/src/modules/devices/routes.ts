@@ -1,17 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  deviceBindSchema,
   deviceKeepRequest,
   deviceListSchema,
   deviceRegenerateRequest,
   deviceRenameRequest,
   deviceSchema,
+  HWID_HEADER,
+  HWID_MAX,
 } from '@skyway/shared/schemas/devices';
 import { noFields } from '@skyway/shared/schemas/envelope';
 import { signedIn } from '../../plugins/auth.ts';
 import { ok, replies } from '../../plugins/envelope.ts';
+import { AppError } from '../../plugins/errors.ts';
 import { siteOrigin } from '../orders/return-path.ts';
-import { type DevicesDeps, keepDevices, listDevices, regenerateDevice, renameDevice } from './service.ts';
+import {
+  bindDevice,
+  type DevicesDeps,
+  keepDevices,
+  listDevices,
+  regenerateDevice,
+  renameDevice,
+} from './service.ts';
 
 /** The console's "My devices": each paid connection a slot with its own credential and link. */
 export async function deviceRoutes(
@@ -75,5 +86,24 @@ export async function deviceRoutes(
           now: new Date(),
         }),
       ),
+  );
+
+  routes.post(
+    '/web/device/bind',
+    { config: auth, schema: { body: noFields, response: replies(deviceBindSchema) } },
+    async (request) => {
+      const hwid = request.headers[HWID_HEADER];
+      if (typeof hwid !== 'string' || hwid.trim() === '' || hwid.length > HWID_MAX) {
+        throw new AppError(400, 'field_invalid', { field: HWID_HEADER });
+      }
+      return ok(
+        request,
+        await bindDevice(options, signedIn(request).user.id, {
+          hwid: hwid.trim(),
+          origin: siteOrigin(request, options.publicUrl),
+          now: new Date(),
+        }),
+      );
+    },
   );
 }

@@ -1,12 +1,19 @@
 import type { z } from 'zod';
-import type { deviceListSchema, deviceSchema } from '@skyway/shared/schemas/devices';
+import type { deviceBindSchema, deviceListSchema, deviceSchema } from '@skyway/shared/schemas/devices';
 import { toUnixSeconds } from '@skyway/shared/dates';
 import type { Database } from '../../db/client.ts';
 import type { DeviceSlotRow } from '../../db/schema/index.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import { newCredential, reconcileSlots, usableSlots } from '../access/slots.ts';
-import { listSlots, renameSlot, reorderSlots, replaceCredential, storeTokenHash } from './repository.ts';
+import {
+  bindSlot,
+  listSlots,
+  renameSlot,
+  reorderSlots,
+  replaceCredential,
+  storeTokenHash,
+} from './repository.ts';
 import { hashToken, subscriptionToken } from './tokens.ts';
 
 export interface DevicesDeps {
@@ -96,4 +103,39 @@ export async function keepDevices(
     await reconcileSlots(tx, user, request.now);
   });
   return listDevices(deps, userId, request.origin, request.now);
+}
+
+/**
+ * Our own apps' set-up: the slot this device (`x-hwid`) is bound to, else the first active slot no
+ * device holds, bound to it now, in the account's transaction (two devices never get one slot).
+ * When every active slot is held by another device, none, and the slots that are taken.
+ */
+export async function bindDevice(
+  deps: DevicesDeps,
+  userId: string,
+  request: { hwid: string; origin: string; now: Date },
+): Promise<z.infer<typeof deviceBindSchema>> {
+  const bound = await inAccountTransaction(deps.db, userId, request.now, async ({ tx }) => {
+    const slots = await listSlots(tx, userId);
+    const mine = slots.find((slot) => slot.hwid === request.hwid);
+    if (mine) return { slot: mine, slots };
+    const free = slots.find((slot) => slot.active && slot.hwid === null);
+    return { slot: free && (await bindSlot(tx, free.id, request.hwid)), slots };
+  });
+  if (bound.slot) {
+    const listed = await listDevices(deps, userId, request.origin, request.now);
+    return { device: listed.devices.find((device) => device.id === bound.slot?.id) ?? null, taken: [] };
+  }
+  return {
+    device: null,
+    taken: bound.slots
+      .filter((slot) => slot.active)
+      .map((slot) => ({
+        id: slot.id,
+        position: slot.position,
+        name: slot.name,
+        platform: slot.platform as z.infer<typeof deviceSchema>['platform'],
+        last_fetch_at: slot.lastFetchAt ? toUnixSeconds(slot.lastFetchAt) : 0,
+      })),
+  };
 }

@@ -1,0 +1,267 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { uuidParams } from '@skyway/shared/schemas/admin/common';
+import {
+  inboundRequest,
+  inboundSchema,
+  nodeCreateRequest,
+  SS_KEY_BYTES,
+  nodePatchRequest,
+  nodeSchema,
+} from '@skyway/shared/schemas/admin/nodes';
+import { noFields } from '@skyway/shared/schemas/envelope';
+import type { Database } from '../../db/client.ts';
+import { type InboundRow, inbounds, nodes } from '../../db/schema/index.ts';
+import { ok, replies } from '../../plugins/envelope.ts';
+import { AppError } from '../../plugins/errors.ts';
+import { signedInStaff } from '../../plugins/staff-auth.ts';
+import { type AuditedChange, recordAudit } from '../audit/repository.ts';
+import { findNode, listNodes, lockInbound, lockNode, type NodeWithInbounds } from './repository.ts';
+
+function presentInbound(row: InboundRow): z.infer<typeof inboundSchema> {
+  return {
+    id: row.id,
+    protocol: row.protocol as z.infer<typeof inboundSchema>['protocol'],
+    port: row.port,
+    transport: row.transport as z.infer<typeof inboundSchema>['transport'],
+    path: row.path,
+    security: row.security as z.infer<typeof inboundSchema>['security'],
+    server_name: row.serverName,
+    flow: row.flow,
+    reality_public_key: row.realityPublicKey,
+    reality_short_id: row.realityShortId,
+    method: row.method,
+    enabled: row.enabled,
+    sort_order: row.sortOrder,
+  };
+}
+
+function presentNode(row: NodeWithInbounds): z.infer<typeof nodeSchema> {
+  return {
+    id: row.id,
+    name: row.name,
+    region: row.region,
+    host: row.host,
+    enabled: row.enabled,
+    sort_order: row.sortOrder,
+    periods: row.periods ?? null,
+    min_connections: row.minConnections,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    inbounds: row.inbounds.map(presentInbound),
+  };
+}
+
+const nodeColumns = (body: Partial<z.infer<typeof nodeCreateRequest>>) => ({
+  ...(body.name !== undefined ? { name: body.name } : {}),
+  ...(body.region !== undefined ? { region: body.region } : {}),
+  ...(body.host !== undefined ? { host: body.host } : {}),
+  ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+  ...(body.sort_order !== undefined ? { sortOrder: body.sort_order } : {}),
+  ...(body.periods !== undefined ? { periods: body.periods } : {}),
+  ...(body.min_connections !== undefined ? { minConnections: body.min_connections } : {}),
+});
+
+/** A Shadowsocks 2022 inbound's server key: kept while its method's key length stays, else a new one. */
+function serverKeyFor(body: z.infer<typeof inboundRequest>, before?: InboundRow): string | null {
+  if (body.protocol !== 'shadowsocks' || !body.method) return null;
+  const bytes = SS_KEY_BYTES[body.method];
+  if (before?.serverKey && Buffer.from(before.serverKey, 'base64').length === bytes) return before.serverKey;
+  return randomBytes(bytes).toString('base64');
+}
+
+const inboundColumns = (body: z.infer<typeof inboundRequest>, before?: InboundRow) => ({
+  protocol: body.protocol,
+  port: body.port,
+  transport: body.transport,
+  path: body.path,
+  security: body.security,
+  serverName: body.server_name,
+  flow: body.flow,
+  realityPublicKey: body.reality_public_key,
+  realityShortId: body.reality_short_id,
+  method: body.method,
+  serverKey: serverKeyFor(body, before),
+  enabled: body.enabled,
+  sortOrder: body.sort_order,
+});
+
+/**
+ * The proxy nodes and their inbounds (PRODUCT.md section 6). Each change is audited, with the
+ * node's or the inbound's state before and after; an inbound is changed as a whole, so that its
+ * combination of protocol, transport and TLS is checked as one.
+ */
+export async function nodeRoutes(app: FastifyInstance, options: { db: Database }): Promise<void> {
+  const { db } = options;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['nodes'];
+
+  /** A change and its audit row, in one transaction. */
+  const audit = (tx: Database, request: Parameters<typeof signedInStaff>[0], change: AuditedChange) =>
+    recordAudit(tx, signedInStaff(request).actor, change, new Date());
+
+  routes.get(
+    '/nodes',
+    { config: { staff: 'nodes.view' }, schema: { tags, response: replies(z.array(nodeSchema)) } },
+    async (request) => ok(request, (await listNodes(db)).map(presentNode)),
+  );
+
+  routes.post(
+    '/nodes',
+    {
+      config: { staff: 'nodes.edit' },
+      schema: { tags, body: nodeCreateRequest, response: replies(nodeSchema) },
+    },
+    async (request) => {
+      const created = await db.transaction(async (tx) => {
+        const { name, region, host } = request.body;
+        const [row] = await tx
+          .insert(nodes)
+          .values({ ...nodeColumns(request.body), name, region, host })
+          .returning();
+        if (!row) throw new Error('node not written');
+        const after = presentNode({ ...row, inbounds: [] });
+        await audit(tx, request, {
+          action: 'node.create',
+          targetType: 'node',
+          targetId: row.id,
+          before: null,
+          after,
+        });
+        return row;
+      });
+      return ok(request, presentNode({ ...created, inbounds: [] }));
+    },
+  );
+
+  routes.patch(
+    '/nodes/:id',
+    {
+      config: { staff: 'nodes.edit' },
+      schema: { tags, params: uuidParams, body: nodePatchRequest, response: replies(nodeSchema) },
+    },
+    async (request) => {
+      const after = await db.transaction(async (tx) => {
+        if (!(await lockNode(tx, request.params.id))) throw new AppError(404, 'not_found');
+        const before = await findNode(tx, request.params.id);
+        await tx
+          .update(nodes)
+          .set({ ...nodeColumns(request.body), updatedAt: new Date() })
+          .where(eq(nodes.id, request.params.id));
+        const changed = await findNode(tx, request.params.id);
+        if (!before || !changed) throw new AppError(404, 'not_found');
+        await audit(tx, request, {
+          action: 'node.change',
+          targetType: 'node',
+          targetId: changed.id,
+          before: presentNode(before),
+          after: presentNode(changed),
+        });
+        return changed;
+      });
+      return ok(request, presentNode(after));
+    },
+  );
+
+  routes.delete(
+    '/nodes/:id',
+    { config: { staff: 'nodes.edit' }, schema: { tags, params: uuidParams, response: replies(noFields) } },
+    async (request) => {
+      await db.transaction(async (tx) => {
+        if (!(await lockNode(tx, request.params.id))) throw new AppError(404, 'not_found');
+        const before = await findNode(tx, request.params.id);
+        await tx.delete(nodes).where(eq(nodes.id, request.params.id));
+        await audit(tx, request, {
+          action: 'node.remove',
+          targetType: 'node',
+          targetId: request.params.id,
+          before: before ? presentNode(before) : null,
+          after: { removed: true },
+        });
+      });
+      return ok(request, {});
+    },
+  );
+
+  routes.post(
+    '/nodes/:id/inbounds',
+    {
+      config: { staff: 'nodes.edit' },
+      schema: { tags, params: uuidParams, body: inboundRequest, response: replies(inboundSchema) },
+    },
+    async (request) => {
+      const created = await db.transaction(async (tx) => {
+        if (!(await lockNode(tx, request.params.id))) throw new AppError(404, 'not_found');
+        const [row] = await tx
+          .insert(inbounds)
+          .values({ nodeId: request.params.id, ...inboundColumns(request.body) })
+          .returning();
+        if (!row) throw new Error('inbound not written');
+        await tx.update(nodes).set({ updatedAt: new Date() }).where(eq(nodes.id, request.params.id));
+        await audit(tx, request, {
+          action: 'inbound.create',
+          targetType: 'inbound',
+          targetId: row.id,
+          before: null,
+          after: presentInbound(row),
+        });
+        return row;
+      });
+      return ok(request, presentInbound(created));
+    },
+  );
+
+  routes.patch(
+    '/inbounds/:id',
+    {
+      config: { staff: 'nodes.edit' },
+      schema: { tags, params: uuidParams, body: inboundRequest, response: replies(inboundSchema) },
+    },
+    async (request) => {
+      const changed = await db.transaction(async (tx) => {
+        const before = await lockInbound(tx, request.params.id);
+        if (!before) throw new AppError(404, 'not_found');
+        const [row] = await tx
+          .update(inbounds)
+          .set(inboundColumns(request.body, before))
+          .where(eq(inbounds.id, before.id))
+          .returning();
+        if (!row) throw new AppError(404, 'not_found');
+        await tx.update(nodes).set({ updatedAt: new Date() }).where(eq(nodes.id, row.nodeId));
+        await audit(tx, request, {
+          action: 'inbound.change',
+          targetType: 'inbound',
+          targetId: row.id,
+          before: presentInbound(before),
+          after: presentInbound(row),
+        });
+        return row;
+      });
+      return ok(request, presentInbound(changed));
+    },
+  );
+
+  routes.delete(
+    '/inbounds/:id',
+    { config: { staff: 'nodes.edit' }, schema: { tags, params: uuidParams, response: replies(noFields) } },
+    async (request) => {
+      await db.transaction(async (tx) => {
+        const before = await lockInbound(tx, request.params.id);
+        if (!before) throw new AppError(404, 'not_found');
+        await tx.delete(inbounds).where(eq(inbounds.id, before.id));
+        await tx.update(nodes).set({ updatedAt: new Date() }).where(eq(nodes.id, before.nodeId));
+        await audit(tx, request, {
+          action: 'inbound.remove',
+          targetType: 'inbound',
+          targetId: before.id,
+          before: presentInbound(before),
+          after: { removed: true },
+        });
+      });
+      return ok(request, {});
+    },
+  );
+}

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { PERIOD_NAMES } from '../../plans.ts';
+import { isoTime } from './common.ts';
+
+export const PROTOCOLS = ['vless', 'vmess', 'trojan', 'shadowsocks'] as const;
+export const TRANSPORTS = ['tcp', 'ws', 'grpc'] as const;
+export const SECURITIES = ['none', 'tls', 'reality'] as const;
+export const VLESS_FLOWS = ['xtls-rprx-vision'] as const;
+/** Shadowsocks 2022 only: the older ciphers have known weaknesses. */
+export const SS_METHODS = [
+  '2022-blake3-aes-128-gcm',
+  '2022-blake3-aes-256-gcm',
+  '2022-blake3-chacha20-poly1305',
+] as const;
+
+/** Each Shadowsocks 2022 method's key length in bytes (SIP022): the server's key and each user's. */
+export const SS_KEY_BYTES: Record<(typeof SS_METHODS)[number], number> = {
+  '2022-blake3-aes-128-gcm': 16,
+  '2022-blake3-aes-256-gcm': 32,
+  '2022-blake3-chacha20-poly1305': 32,
+};
+
+const hostName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(253)
+  .regex(
+    /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)*[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$|^\d{1,3}(?:\.\d{1,3}){3}$|^[0-9a-fA-F:]+$/,
+  );
+
+const nodeFields = z.object({
+  name: z.string().trim().min(1).max(64),
+  region: z.string().trim().min(1).max(32),
+  host: hostName,
+  enabled: z.boolean().default(true),
+  sort_order: z.number().int().min(-1000).max(1000).default(0),
+  /** The plans whose customers may use it; null: every plan. */
+  periods: z.array(z.enum(PERIOD_NAMES)).min(1).nullable().default(null),
+  min_connections: z.number().int().min(1).max(1000).default(1),
+});
+export const nodeCreateRequest = nodeFields;
+export const nodePatchRequest = nodeFields
+  .partial()
+  .refine((patch) => Object.keys(patch).length > 0, { path: ['body'] });
+
+/**
+ * An inbound, checked as a whole: the combinations its clients can use. REALITY is VLESS over TCP
+ * with a server name and a public key; the Vision flow is VLESS over TCP with TLS or REALITY; Trojan
+ * needs TLS; Shadowsocks 2022 is plain TCP with its method.
+ */
+export const inboundRequest = z
+  .object({
+    protocol: z.enum(PROTOCOLS),
+    port: z.number().int().min(1).max(65_535),
+    transport: z.enum(TRANSPORTS),
+    path: z.string().trim().min(1).max(200).nullable().default(null),
+    security: z.enum(SECURITIES),
+    server_name: hostName.nullable().default(null),
+    flow: z.enum(VLESS_FLOWS).nullable().default(null),
+    reality_public_key: z
+      .string()
+      .regex(/^[\w-]{43}$/)
+      .nullable()
+      .default(null),
+    reality_short_id: z
+      .string()
+      .regex(/^[0-9a-f]{0,16}$/)
+      .nullable()
+      .default(null),
+    method: z.enum(SS_METHODS).nullable().default(null),
+    enabled: z.boolean().default(true),
+    sort_order: z.number().int().min(-1000).max(1000).default(0),
+  })
+  .superRefine((inbound, ctx) => {
+    const refuse = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (inbound.security === 'reality') {
+      if (inbound.protocol !== 'vless' || inbound.transport !== 'tcp')
+        refuse('security', 'REALITY is VLESS over TCP');
+      if (!inbound.reality_public_key) refuse('reality_public_key', 'REALITY needs its public key');
+      if (!inbound.server_name) refuse('server_name', 'REALITY needs the server name it borrows');
+    } else if (inbound.reality_public_key || inbound.reality_short_id) {
+      refuse('reality_public_key', 'only with REALITY');
+    }
+    if (
+      inbound.flow &&
+      !(inbound.protocol === 'vless' && inbound.transport === 'tcp' && inbound.security !== 'none')
+    ) {
+      refuse('flow', 'the Vision flow is VLESS over TCP with TLS or REALITY');
+    }
+    if (inbound.protocol === 'trojan' && inbound.security !== 'tls') refuse('security', 'Trojan needs TLS');
+    if (inbound.protocol === 'shadowsocks') {
+      if (!inbound.method) refuse('method', 'Shadowsocks 2022 needs its method');
+      if (inbound.transport !== 'tcp' || inbound.security !== 'none')
+        refuse('transport', 'Shadowsocks 2022 is plain TCP');
+    } else if (inbound.method) {
+      refuse('method', 'only with Shadowsocks');
+    }
+    if (inbound.transport !== 'tcp' && !inbound.path)
+      refuse('path', 'WebSocket and gRPC need a path or service name');
+  });
+
+export const inboundSchema = z.object({
+  id: z.uuid(),
+  protocol: z.enum(PROTOCOLS),
+  port: z.number().int(),
+  transport: z.enum(TRANSPORTS),
+  path: z.string().nullable(),
+  security: z.enum(SECURITIES),
+  server_name: z.string().nullable(),
+  flow: z.string().nullable(),
+  reality_public_key: z.string().nullable(),
+  reality_short_id: z.string().nullable(),
+  method: z.string().nullable(),
+  enabled: z.boolean(),
+  sort_order: z.number().int(),
+});
+
+export const nodeSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  region: z.string(),
+  host: z.string(),
+  enabled: z.boolean(),
+  sort_order: z.number().int(),
+  periods: z.array(z.string()).nullable(),
+  min_connections: z.number().int(),
+  created_at: isoTime,
+  updated_at: isoTime,
+  inbounds: z.array(inboundSchema),
+});
