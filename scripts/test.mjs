@@ -80,21 +80,26 @@ function hasChineseFont() {
   return result.status === 0 && result.stdout.trim() !== '';
 }
 
-/** Debian's Chromium for the browser tests, and CJK fonts so the zh and tw screenshots show text. */
-function ensureBrowserPackages() {
+/**
+ * Debian's packages the tests run: Chromium for the browser tests, CJK fonts so the zh and tw
+ * screenshots show text, and v2ray, the real proxy core our share links are tried on.
+ */
+function ensureTestPackages() {
   const missing = [
     ...(existsSync('/usr/bin/chromium') ? [] : ['chromium']),
     ...(hasChineseFont() ? [] : ['fonts-noto-cjk']),
+    ...(existsSync('/usr/bin/v2ray') ? [] : ['v2ray']),
   ];
   if (missing.length === 0) return { code: 0 };
   console.log(`Installing ${missing.join(' and ')} with apt…`);
   const update = spawnSync('apt-get', ['update'], { stdio: 'inherit' });
   const install = spawnSync('apt-get', ['install', '-y', ...missing], { stdio: 'inherit' });
-  return { code: update.status === 0 && install.status === 0 && existsSync('/usr/bin/chromium') ? 0 : 1 };
+  const installed = existsSync('/usr/bin/chromium') && existsSync('/usr/bin/v2ray');
+  return { code: update.status === 0 && install.status === 0 && installed ? 0 : 1 };
 }
 
 await step('install', async () => (ensureDependencies(), { code: 0 }));
-await step('chromium and fonts', async () => ensureBrowserPackages());
+await step('chromium, fonts and v2ray', async () => ensureTestPackages());
 await step('lint', command('npm', ['run', 'lint']));
 await step('typecheck', command('npm', ['run', 'typecheck']));
 await vitest('shared', 'packages/shared');

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { ATTENTION_MAIL_DAYS } from '@skyway/shared/schemas/admin/sales';
 import type { Database } from '../db/client.ts';
 import { figuresIn, hourSums, readSubscribers, rolledUntil } from '../modules/dashboard/repository.ts';
-import { dashboard, rollUpDashboard, windowsAt } from '../modules/dashboard/service.ts';
+import { dailyFigures, dashboard, rollUpDashboard, windowsAt } from '../modules/dashboard/service.ts';
 import { attentionCounts } from '../modules/sales/repository.ts';
 import { createServerDatabase } from '../testing/test-database.ts';
 import { openDatabase } from '../db/client.ts';
@@ -110,6 +110,7 @@ try {
     ['subscribers by type (as counted by the job)', () => readSubscribers(db)],
     ['attention queue', () => attentionCounts(db, now, ATTENTION_MAIL_DAYS)],
     ['the whole dashboard (its queries at once)', () => dashboard(db, now, -480)],
+    ['the 30-day chart, day by day', () => dailyFigures(db, now, -480, 30)],
   ];
   const samples = queries.map(() => [] as number[]);
   for (let round = 0; round < WARM_UP + SAMPLES; round++) {
