@@ -1,6 +1,8 @@
-import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { StaffRole } from '@skyway/shared/staff';
+import type { SortOrder } from '@skyway/shared/schemas/admin/common';
 import type { Database } from '../../db/client.ts';
+import { inOrder } from '../../db/lists.ts';
 import { auditLog, type AuditRow } from '../../db/schema/index.ts';
 
 /** Who made a change: a signed-in member from an address, or the break-glass command line. */
@@ -47,7 +49,7 @@ export interface AuditFilter {
   action?: string;
   targetType?: string;
   targetId?: string;
-  order?: 'desc' | 'asc';
+  order?: SortOrder;
 }
 
 /** A page of the log, newest (or oldest) first. A member or a target has an index of its own; other filters walk the time index. */
@@ -68,11 +70,7 @@ export async function listAudit(
       .select()
       .from(auditLog)
       .where(where)
-      .orderBy(
-        ...(filter.order === 'asc'
-          ? [asc(auditLog.at), asc(auditLog.id)]
-          : [desc(auditLog.at), desc(auditLog.id)]),
-      )
+      .orderBy(...inOrder(filter.order ?? 'desc', auditLog.at, auditLog.id))
       .limit(size)
       .offset((page - 1) * size),
     db.select({ n: count() }).from(auditLog).where(where),

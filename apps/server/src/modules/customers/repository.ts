@@ -1,6 +1,8 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import { USER_COUNT_CAP, type UserSection } from '@skyway/shared/schemas/admin/users';
+import { and, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { SortOrder } from '@skyway/shared/schemas/admin/common';
+import type { UserSection } from '@skyway/shared/schemas/admin/users';
 import type { Database } from '../../db/client.ts';
+import { countUpToCap, inOrder } from '../../db/lists.ts';
 import {
   appStoreSubscriptions,
   expiryLedger,
@@ -33,41 +35,36 @@ function searchCondition(q: string | undefined): SQL | undefined {
   return or(...alternatives);
 }
 
-const usersInOrder = (order: 'desc' | 'asc') =>
-  order === 'asc' ? [asc(users.createdAt), asc(users.id)] : [desc(users.createdAt), desc(users.id)];
-
-/**
- * A page of accounts, newest first, and how many match, counted up to USER_COUNT_CAP (a search for
- * `@gmail` at a million accounts must not count them all).
- */
+/** A page of accounts, newest (or oldest) first, and how many match, counted up to the cap. */
 export async function searchUsers(
   db: Database,
   q: string | undefined,
   page: { limit: number; offset: number },
-  order: 'desc' | 'asc' = 'desc',
+  order: SortOrder = 'desc',
 ) {
   const where = searchCondition(q);
-  // In the list's order: the newest-first index stops the count at the cap when matches are many
-  // (or there is no search), the trigram index finds them when they are few.
-  const capped = db
-    .select({ one: sql`1` })
-    .from(users)
-    .where(where)
-    .orderBy(...usersInOrder(order))
-    .limit(USER_COUNT_CAP + 1)
-    .as('capped');
-  const [rows, [counted]] = await Promise.all([
+  const sorted = inOrder(order, users.createdAt, users.id);
+  // The newest-first index ends the count at the cap when matches are many (or there is no search),
+  // the trigram index finds them when they are few.
+  const [rows, counted] = await Promise.all([
     db
       .select()
       .from(users)
       .where(where)
-      .orderBy(...usersInOrder(order))
+      .orderBy(...sorted)
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ n: count() }).from(capped),
+    countUpToCap(db, (limit) =>
+      db
+        .select({ one: sql`1` })
+        .from(users)
+        .where(where)
+        .orderBy(...sorted)
+        .limit(limit)
+        .as('capped'),
+    ),
   ]);
-  const n = counted?.n ?? 0;
-  return { rows, total: Math.min(n, USER_COUNT_CAP), capped: n > USER_COUNT_CAP };
+  return { rows, ...counted };
 }
 
 export async function findUser(db: Database, id: string): Promise<UserRow | undefined> {

@@ -1,13 +1,15 @@
-import { and, asc, count, desc, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { MailStatus } from '@skyway/shared/mail';
+import type { SortOrder } from '@skyway/shared/schemas/admin/common';
 import type { Database } from '../../db/client.ts';
+import { inOrder } from '../../db/lists.ts';
 import { mailOutbox, type MailOutboxRow } from '../../db/schema/index.ts';
 
 export interface MailFilter {
   status?: MailStatus;
   template?: string;
   to?: string;
-  order?: 'desc' | 'asc';
+  order?: SortOrder;
 }
 
 /** A page of the outbox, newest first (`mail_outbox_created_idx`, or `mail_outbox_to_idx` for an address). */
@@ -26,11 +28,7 @@ export async function listMail(
       .select()
       .from(mailOutbox)
       .where(where)
-      .orderBy(
-        ...(filter.order === 'asc'
-          ? [asc(mailOutbox.createdAt), asc(mailOutbox.id)]
-          : [desc(mailOutbox.createdAt), desc(mailOutbox.id)]),
-      )
+      .orderBy(...inOrder(filter.order ?? 'desc', mailOutbox.createdAt, mailOutbox.id))
       .limit(page.limit)
       .offset(page.offset),
     db.select({ n: count() }).from(mailOutbox).where(where),

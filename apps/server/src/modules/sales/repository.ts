@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
-import { COUNT_CAP } from '@skyway/shared/schemas/admin/common';
+import type { SortOrder } from '@skyway/shared/schemas/admin/common';
 import type { Database } from '../../db/client.ts';
+import { countUpToCap, inOrder } from '../../db/lists.ts';
 import {
   mailOutbox,
   orders,
@@ -16,22 +17,12 @@ export interface SalesFilter {
   userId?: string;
   from?: string;
   to?: string;
-  order: 'desc' | 'asc';
+  order: SortOrder;
 }
 
 export interface Page {
   limit: number;
   offset: number;
-}
-
-/** The rows of a page and how many match, counted up to COUNT_CAP in the list's own order. */
-async function cappedPage<Row>(
-  rows: Promise<Row[]>,
-  counted: Promise<{ n: number }[]>,
-): Promise<{ rows: Row[]; total: number; capped: boolean }> {
-  const [found, [total]] = await Promise.all([rows, counted]);
-  const n = total?.n ?? 0;
-  return { rows: found, total: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP };
 }
 
 function timeConditions(
@@ -45,67 +36,69 @@ function timeConditions(
 }
 
 /** All orders, newest (or oldest) first off `orders_created_idx`, or a buyer's off `orders_user_idx`. */
-export function listOrders(db: Database, filter: SalesFilter & { status?: string }, page: Page) {
+export async function listOrders(db: Database, filter: SalesFilter & { status?: string }, page: Page) {
   const where = and(
     ...timeConditions(orders.createdAt, filter),
     ...(filter.status ? [eq(orders.status, filter.status)] : []),
     ...(filter.provider ? [eq(orders.provider, filter.provider)] : []),
     ...(filter.userId ? [eq(orders.userId, filter.userId)] : []),
   );
-  const direction = filter.order === 'asc' ? asc : desc;
-  const order = [direction(orders.createdAt), direction(orders.id)];
-  const capped = db
-    .select({ one: sql`1` })
-    .from(orders)
-    .where(where)
-    .orderBy(...order)
-    .limit(COUNT_CAP + 1)
-    .as('capped');
-  return cappedPage(
+  const sorted = inOrder(filter.order, orders.createdAt, orders.id);
+  const [rows, counted] = await Promise.all([
     db
       .select({ order: orders, email: users.email })
       .from(orders)
       .innerJoin(users, eq(users.id, orders.userId))
       .where(where)
-      .orderBy(...order)
+      .orderBy(...sorted)
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ n: count() }).from(capped),
-  );
+    countUpToCap(db, (limit) =>
+      db
+        .select({ one: sql`1` })
+        .from(orders)
+        .where(where)
+        .orderBy(...sorted)
+        .limit(limit)
+        .as('capped'),
+    ),
+  ]);
+  return { rows, ...counted };
 }
 
 const paymentColumns = { payment: payments, userId: orders.userId, email: users.email };
 
 /** All payments, newest (or oldest) first off `payments_created_idx`, with their buyer. */
-export function listPayments(db: Database, filter: SalesFilter & { outcome?: string }, page: Page) {
+export async function listPayments(db: Database, filter: SalesFilter & { outcome?: string }, page: Page) {
   const where = and(
     ...timeConditions(payments.createdAt, filter),
     ...(filter.outcome ? [eq(payments.outcome, filter.outcome)] : []),
     ...(filter.provider ? [eq(payments.provider, filter.provider)] : []),
     ...(filter.userId ? [eq(orders.userId, filter.userId)] : []),
   );
-  const direction = filter.order === 'asc' ? asc : desc;
-  const order = [direction(payments.createdAt), direction(payments.id)];
-  const capped = db
-    .select({ one: sql`1` })
-    .from(payments)
-    .innerJoin(orders, eq(orders.id, payments.orderId))
-    .where(where)
-    .orderBy(...order)
-    .limit(COUNT_CAP + 1)
-    .as('capped');
-  return cappedPage(
+  const sorted = inOrder(filter.order, payments.createdAt, payments.id);
+  const [rows, counted] = await Promise.all([
     db
       .select(paymentColumns)
       .from(payments)
       .innerJoin(orders, eq(orders.id, payments.orderId))
       .innerJoin(users, eq(users.id, orders.userId))
       .where(where)
-      .orderBy(...order)
+      .orderBy(...sorted)
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ n: count() }).from(capped),
-  );
+    countUpToCap(db, (limit) =>
+      db
+        .select({ one: sql`1` })
+        .from(payments)
+        .innerJoin(orders, eq(orders.id, payments.orderId))
+        .where(where)
+        .orderBy(...sorted)
+        .limit(limit)
+        .as('capped'),
+    ),
+  ]);
+  return { rows, ...counted };
 }
 
 export type PaymentWithBuyer = Awaited<ReturnType<typeof listPayments>>['rows'][number];

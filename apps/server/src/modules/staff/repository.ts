@@ -1,6 +1,8 @@
-import { and, asc, count, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { StaffRole } from '@skyway/shared/staff';
+import type { SortOrder } from '@skyway/shared/schemas/admin/common';
 import type { Database } from '../../db/client.ts';
+import { inOrder } from '../../db/lists.ts';
 import { violatedConstraint } from '../../db/errors.ts';
 import {
   staff,
@@ -55,16 +57,12 @@ export async function updateStaff(
   return row;
 }
 
-export async function listStaff(db: Database, page: number, size: number, order: 'desc' | 'asc' = 'desc') {
+export async function listStaff(db: Database, page: number, size: number, order: SortOrder = 'desc') {
   const [rows, [total]] = await Promise.all([
     db
       .select()
       .from(staff)
-      .orderBy(
-        ...(order === 'asc'
-          ? [asc(staff.createdAt), asc(staff.id)]
-          : [desc(staff.createdAt), desc(staff.id)]),
-      )
+      .orderBy(...inOrder(order, staff.createdAt, staff.id))
       .limit(size)
       .offset((page - 1) * size),
     db.select({ n: count() }).from(staff),

@@ -15,6 +15,7 @@ export const pageOf = <Item extends z.ZodType>(item: Item) =>
 
 /** Newest first (the default) or oldest first: the logs and the money lists sort by their time, the column they are indexed on. */
 export const SORT_ORDERS = ['desc', 'asc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
 export const sortQuery = z.object({ order: z.enum(SORT_ORDERS).default('desc') });
 
 /** The `:id` of a resource that is a UUID. */

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { COUNT_CAP, cappedPageOf, isoTime, listQuery, pageOf, sortQuery } from './common.ts';
+import { cappedPageOf, isoTime, listQuery, pageOf, sortQuery } from './common.ts';
 
 /** What a search for accounts matches: an id, an invite code, or any part of the address (3+ characters). */
 export const USER_SEARCH_MIN_LENGTH = 3;
-export const USER_COUNT_CAP = COUNT_CAP;
 
 export const userListQuery = listQuery
   .extend(sortQuery.shape)
