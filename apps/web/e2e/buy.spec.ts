@@ -1,11 +1,11 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { formatDateTime } from '@skyway/shared/dates';
 import { formatYuan } from '@skyway/shared/money';
-import { applyPurchase, PERIODS, type Entitlement, type PlanList } from '@skyway/shared/plans';
+import { applyPurchase, PERIODS, type Entitlement } from '@skyway/shared/plans';
 import { SUBSCRIBE_TYPES, type User, type UserInfo } from '@skyway/shared/user';
 import { formatExpiry } from '../src/lib/dates.ts';
+import { buyAndPay, choose, monthlyPrice } from './checkout.ts';
 import {
-  callBody,
   expect,
   expectNoAccessibilityViolations,
   freshAccount,
@@ -18,14 +18,6 @@ import {
 
 const MONTH = PERIODS.month;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-async function monthlyPrice(request: APIRequestContext): Promise<number> {
-  const reply = await request.post('/web/plan/list', { data: callBody() });
-  const { plans } = ((await reply.json()) as { data: PlanList }).data;
-  const month = plans.find((plan) => plan.period === 'month');
-  if (!month) throw new Error('no monthly plan');
-  return month.unit_price;
-}
 
 async function storedUser(page: Page): Promise<User> {
   const { user } = await storedSession(page);
@@ -40,33 +32,6 @@ const entitlementOf = (info: UserInfo): Entitlement => ({
 });
 
 const preview = (page: Page) => page.getByRole('region', { name: 'What this purchase does' });
-
-/** Picks the monthly plan and a number of connections on /buy. */
-async function choose(page: Page, connections: number): Promise<void> {
-  await page.getByRole('radio', { name: /Monthly/ }).check();
-  const input = page.getByLabel('Simultaneous connections');
-  await input.fill(String(connections));
-  await input.blur();
-  await expect(input).toHaveValue(String(connections));
-}
-
-/**
- * Buy → the sandbox checkout (the server's own page) → Pay → back on /buy with the inquiry dialog,
- * which shows the order paid. Returns the dialog and the order id.
- */
-async function buyAndPay(page: Page, amount: string): Promise<{ dialog: Locator; orderId: string }> {
-  await page.getByRole('button', { name: 'Buy now' }).click();
-  await expect(page).toHaveURL(/\/pay\/sandbox\/[^/?]+/);
-  await expect(page.getByText(amount).first()).toBeVisible();
-  await page.getByRole('button', { name: 'Pay with Alipay (test)' }).click();
-  await expect(page).toHaveURL(/\/buy\?order_id=[^&]+$/);
-  const orderId = new URL(page.url()).searchParams.get('order_id') ?? '';
-  const dialog = page.getByRole('dialog', { name: 'Payment inquiry' });
-  await expect(dialog.getByText('Payment received')).toBeVisible();
-  await expect(dialog).toContainText(orderId);
-  await expect(dialog).toContainText(`Amount${amount}`);
-  return { dialog, orderId };
-}
 
 /** Done closes the dialog and takes order_id out of the address. */
 async function done(page: Page, dialog: Locator): Promise<void> {

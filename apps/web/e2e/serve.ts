@@ -3,13 +3,14 @@
 // App Store notifications trusted from a test certificate chain. The journeys make their own accounts
 // through the site's calls (support.ts); the controls below stand in for what no call gives a
 // journey: a mailbox, Apple's signing key, the operator's settings and the break-glass command line.
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { isSettingKey, resetSetting, writeSetting } from '../../server/src/modules/settings/repository.ts';
 import { eq } from 'drizzle-orm';
 import { openDatabase } from '../../server/src/db/client.ts';
-import { orders } from '../../server/src/db/schema/index.ts';
+import { inbounds, nodes, orders } from '../../server/src/db/schema/index.ts';
 import { fulfilPayment } from '../../server/src/modules/orders/fulfilment.ts';
 import { inviteOwner } from '../../server/src/modules/staff/service.ts';
 import { makeTestChain } from '../../server/src/testing/apple-chain.ts';
@@ -101,6 +102,33 @@ const control = createServer((request, reply) => {
         );
       }
       reply.end(JSON.stringify({ outcomes }));
+    } else if (request.url === '/node') {
+      // A node serving VLESS and Trojan, as the operator registers one in the back office (whose own
+      // journey does that through its screens): the customers' subscriptions then list servers.
+      const [node] = await database.db
+        .insert(nodes)
+        .values({ name: `E2E ${randomUUID().slice(0, 8)}`, region: 'JP', host: 'jp.e2e.example' })
+        .returning();
+      if (!node) throw new Error('no node');
+      await database.db.insert(inbounds).values([
+        {
+          nodeId: node.id,
+          protocol: 'vless',
+          port: 443,
+          transport: 'tcp',
+          security: 'tls',
+          serverName: 'jp.e2e.example',
+        },
+        {
+          nodeId: node.id,
+          protocol: 'trojan',
+          port: 8443,
+          transport: 'tcp',
+          security: 'tls',
+          serverName: 'jp.e2e.example',
+        },
+      ]);
+      reply.end(JSON.stringify({ name: node.name }));
     } else if (request.url === '/staff/mailed-link' && typeof body.to === 'string') {
       // The set-up link in the invitation a member of staff finds in their mailbox.
       const to = body.to;

@@ -193,6 +193,13 @@ export async function setSetting(request: APIRequestContext, key: string, value?
   expect(reply.ok()).toBe(true);
 }
 
+/** Registers a node serving VLESS and Trojan (serve.ts) and answers its name. */
+export async function addNode(request: APIRequestContext): Promise<string> {
+  const reply = await request.post(control('/node'));
+  expect(reply.ok(), await reply.text()).toBe(true);
+  return ((await reply.json()) as { name: string }).name;
+}
+
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 /** A translation file of the site, as the page shows it in that language. */

@@ -2,6 +2,7 @@ import type account from './locales/en/account.json';
 import type appStore from './locales/en/app-store.json';
 import type buy from './locales/en/buy.json';
 import type common from './locales/en/common.json';
+import type devices from './locales/en/devices.json';
 import type download from './locales/en/download.json';
 import type invitations from './locales/en/invitations.json';
 import type legal from './locales/en/legal.json';
@@ -23,6 +24,7 @@ declare module 'i18next' {
       'app-store': typeof appStore;
       buy: typeof buy;
       common: typeof common;
+      devices: typeof devices;
       download: typeof download;
       invitations: typeof invitations;
       legal: typeof legal;

@@ -23,6 +23,7 @@ import './console-layout.css';
 const PAGE_TITLES = {
   '/buy': 'nav.buy',
   '/order': 'nav.order',
+  '/devices': 'nav.devices',
   '/invite': 'nav.invite',
   '/404': 'nav.notFound',
 } as const;

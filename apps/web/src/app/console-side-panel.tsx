@@ -1,4 +1,10 @@
-import { HomeOutlined, ShoppingCartOutlined, TeamOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import {
+  HomeOutlined,
+  MobileOutlined,
+  ShoppingCartOutlined,
+  TeamOutlined,
+  UnorderedListOutlined,
+} from '@ant-design/icons';
 import { Menu, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
@@ -15,6 +21,7 @@ import { normalizePath } from './route-guard.ts';
 export const CONSOLE_PAGES = [
   { path: '/buy', label: 'nav.buy', icon: <ShoppingCartOutlined /> },
   { path: '/order', label: 'nav.order', icon: <UnorderedListOutlined /> },
+  { path: '/devices', label: 'nav.devices', icon: <MobileOutlined /> },
   { path: '/invite', label: 'nav.invite', icon: <TeamOutlined /> },
 ] as const;
 

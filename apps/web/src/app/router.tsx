@@ -18,6 +18,7 @@ const LoginPage = lazyPage(() => import('../features/login/components/login-page
 const ConsoleLayout = lazyPage(() => import('./console-layout.tsx'), 'ConsoleLayout');
 const BuyPage = lazyPage(() => import('../features/buy/components/buy-page.tsx'), 'BuyPage');
 const OrdersPage = lazyPage(() => import('../features/orders/components/orders-page.tsx'), 'OrdersPage');
+const DevicesPage = lazyPage(() => import('../features/devices/components/devices-page.tsx'), 'DevicesPage');
 const InvitationsPage = lazyPage(
   () => import('../features/invitations/components/invitations-page.tsx'),
   'InvitationsPage',
@@ -77,6 +78,7 @@ export const routes: RouteObject[] = [
         children: [
           page('/buy', <BuyPage />, BuyPage.preload),
           page('/order', <OrdersPage />, OrdersPage.preload),
+          page('/devices', <DevicesPage />, DevicesPage.preload),
           page('/invite', <InvitationsPage />, InvitationsPage.preload),
           page('/404', <NotFoundPage />, NotFoundPage.preload),
         ],

@@ -1,9 +1,5 @@
 import { z } from 'zod';
-
-/** The platforms a device slot may be marked with (its guide and import buttons follow it). */
-export const DEVICE_PLATFORMS = ['ios', 'android', 'windows', 'macos', 'linux', 'other'] as const;
-export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
-export const DEVICE_NAME_MAX = 32;
+import { DEVICE_NAME_MAX, DEVICE_PLATFORMS } from '../devices.ts';
 
 /** One slot: a paid connection, with its own credential and subscription link. */
 export const deviceSchema = z.object({
@@ -21,6 +17,9 @@ export const deviceSchema = z.object({
   created_at: z.number().int(),
   /** When an app last fetched the link, unix seconds; 0 = never. */
   last_fetch_at: z.number().int(),
+  /** Bytes the slot's credential sent and received in the access's current period. */
+  upload: z.number().int().nonnegative(),
+  download: z.number().int().nonnegative(),
 });
 
 /** Reply of `/web/device/list`: the slots, and how many the access covers now. */

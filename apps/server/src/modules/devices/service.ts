@@ -6,6 +6,7 @@ import type { DeviceSlotRow } from '../../db/schema/index.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import { newCredential, reconcileSlots, usableSlots } from '../access/slots.ts';
+import { NO_USAGE, type SlotUsage, usageThisPeriod } from '../traffic/usage.ts';
 import {
   bindSlot,
   listSlots,
@@ -24,7 +25,13 @@ export interface DevicesDeps {
 /** Where a slot's apps fetch its subscription. */
 export const subscriptionUrl = (origin: string, token: string) => `${origin}/s/${token}`;
 
-function present(deps: DevicesDeps, origin: string, slot: DeviceSlotRow): z.infer<typeof deviceSchema> {
+function present(
+  deps: DevicesDeps,
+  origin: string,
+  slot: DeviceSlotRow,
+  usage: ReadonlyMap<string, SlotUsage>,
+): z.infer<typeof deviceSchema> {
+  const { upload, download } = usage.get(slot.id) ?? NO_USAGE;
   return {
     id: slot.id,
     position: slot.position,
@@ -34,7 +41,14 @@ function present(deps: DevicesDeps, origin: string, slot: DeviceSlotRow): z.infe
     url: subscriptionUrl(origin, subscriptionToken(deps.subscriptionKey, slot)),
     created_at: toUnixSeconds(slot.createdAt),
     last_fetch_at: slot.lastFetchAt ? toUnixSeconds(slot.lastFetchAt) : 0,
+    upload,
+    download,
   };
+}
+
+/** One slot as the console shows it, with its usage this period. */
+async function presentOne(deps: DevicesDeps, origin: string, slot: DeviceSlotRow) {
+  return present(deps, origin, slot, await usageThisPeriod([slot.id]));
 }
 
 /** The account's slots with their links (a slot's token hash is written the first time it is shown). */
@@ -50,7 +64,11 @@ export async function listDevices(
       if (!slot.tokenHash)
         await storeTokenHash(tx, slot.id, hashToken(subscriptionToken(deps.subscriptionKey, slot)));
     }
-    return { devices: slots.map((slot) => present(deps, origin, slot)), usable: usableSlots(user, now) };
+    const usage = await usageThisPeriod(slots.map((slot) => slot.id));
+    return {
+      devices: slots.map((slot) => present(deps, origin, slot, usage)),
+      usable: usableSlots(user, now),
+    };
   });
 }
 
@@ -61,7 +79,7 @@ export async function renameDevice(
 ): Promise<z.infer<typeof deviceSchema>> {
   const slot = await renameSlot(deps.db, userId, request.id, request);
   if (!slot) throw new AppError(404, 'not_found');
-  return present(deps, request.origin, slot);
+  return presentOne(deps, request.origin, slot);
 }
 
 /**
@@ -80,7 +98,7 @@ export async function regenerateDevice(
         hashToken(subscriptionToken(deps.subscriptionKey, { id: request.id, tokenVersion })),
     });
     if (!slot) throw new AppError(404, 'not_found');
-    return present(deps, request.origin, slot);
+    return presentOne(deps, request.origin, slot);
   });
 }
 

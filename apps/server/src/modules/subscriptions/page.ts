@@ -1,4 +1,5 @@
 import QRCode from 'qrcode';
+import { importLinks } from '@skyway/shared/import-links';
 import type { Language } from '@skyway/shared/languages';
 import type { SlotState } from './service.ts';
 
@@ -28,21 +29,6 @@ const HTML_LANG: Record<Language, string> = { en: 'en', zh: 'zh-CN', tw: 'zh-TW'
 const escape = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The one-tap import links of the common apps, each pointing at the format the app reads. */
-export function importLinks(url: string, title: string): { app: string; href: string }[] {
-  return [
-    {
-      app: 'Clash Verge / FlClash / mihomo',
-      href: `clash://install-config?url=${encodeURIComponent(`${url}/clash`)}`,
-    },
-    {
-      app: 'sing-box / Hiddify',
-      href: `sing-box://import-remote-profile?url=${encodeURIComponent(`${url}/sing-box`)}#${encodeURIComponent(title)}`,
-    },
-    { app: 'Shadowrocket', href: `sub://${Buffer.from(url).toString('base64url')}` },
-  ];
-}
-
 /**
  * What a browser that opens a link gets: the link as a QR code and one-tap import buttons, in the
  * customer's language. No script: the page's policy allows none.
@@ -64,6 +50,7 @@ export async function subscriptionPage(options: {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="robots" content="noindex" />
+    <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
     <title>${escape(options.title)} · ${escape(texts.title)}</title>
     <style>
       body { font-family: system-ui, sans-serif; margin: 0; padding: 24px; background: #f5f5f5; color: #1f1f1f; }

@@ -5,7 +5,7 @@ import { EmailCodeButton } from '../../../components/email-code-button.tsx';
 import { MESSAGE_SECONDS, showSuccess } from '../../../lib/toast.ts';
 import { useChangeEmail } from '../api/change-email.ts';
 import { sendChangeEmailCode } from '../api/send-email-code.ts';
-import { FormDialog } from './form-dialog.tsx';
+import { FormDialog } from '../../../components/form-dialog.tsx';
 
 const CODE_PATTERN = /^\d{6}$/;
 

@@ -2,7 +2,7 @@ import { Form, Input } from 'antd';
 import type { ChangePasswordRequest } from '@skyway/shared/accounts';
 import { useTranslation } from 'react-i18next';
 import { useChangePassword } from '../api/change-password.ts';
-import { FormDialog } from './form-dialog.tsx';
+import { FormDialog } from '../../../components/form-dialog.tsx';
 
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation(['account', 'common']);

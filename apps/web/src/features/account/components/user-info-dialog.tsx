@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { AppleOutlined, WalletOutlined } from '@ant-design/icons';
 import { Button, Descriptions, Modal, Typography } from 'antd';
+import { DIALOG_WIDTH } from '../../../components/dialog-width.ts';
 import { formatDateTime } from '@skyway/shared/dates';
 import { SUBSCRIBE_TYPES } from '@skyway/shared/user';
 import { useTranslation } from 'react-i18next';
@@ -9,9 +10,6 @@ import { formatExpiry } from '../../../lib/dates.ts';
 import { useSession } from '../../../lib/session.ts';
 import { SubscriptionTag } from './subscription-tag.tsx';
 import './user-info-dialog.css';
-
-/** Spec section 2: 400 px wide (section 9). */
-export const DIALOG_WIDTH = 400;
 
 /** A downgrade bought earlier (from `/web/user/info`): from `from` (unix seconds) on, `connections` apply. */
 export interface PendingConnections {

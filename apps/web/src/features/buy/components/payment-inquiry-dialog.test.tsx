@@ -100,6 +100,18 @@ describe('PaymentInquiryDialog', () => {
     );
   });
 
+  it('points a paid order to My devices, where each connection is set up', async () => {
+    answerInquiry(ok(order({ status: 'paid', pay_time: 1_800_000_100, checkout_url: null })));
+    const dialog = await openDialog();
+    await within(dialog).findByText('Payment received');
+    expect(dialog.textContent).toContain('set them up in My devices');
+
+    const setUp = footer(dialog).getByRole('link', { name: 'Set up devices' });
+    expect(setUp.getAttribute('href')).toBe('/devices');
+    fireEvent.click(setUp);
+    await waitFor(() => expect(where()).toBe('/devices'));
+  });
+
   it('gives up after a minute: "Not paid yet" with Pay now and Check again', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     answerInquiry(ok(order()));

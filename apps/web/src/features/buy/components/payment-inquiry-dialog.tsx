@@ -1,16 +1,15 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Descriptions, Modal, Result, Spin } from 'antd';
+import { DIALOG_WIDTH } from '../../../components/dialog-width.ts';
 import { formatYuan } from '@skyway/shared/money';
 import type { Order } from '@skyway/shared/plans';
 import { useTranslation } from 'react-i18next';
+import { LinkButton } from '../../../components/link-button.tsx';
 import { openPage } from '../../../lib/page.ts';
 import { USER_INFO_QUERY_KEY } from '../../../lib/user-info.ts';
 import { useOrderInquiry } from '../api/order-inquiry.ts';
 import { PayMethodName } from './pay-method-name.tsx';
-
-/** Spec section 9: dialogs are 400 px wide. */
-const DIALOG_WIDTH = 400;
 
 /** How long the inquiry keeps asking about an unpaid order before it offers "Pay now" and "Check again". */
 export const POLL_LIMIT_MS = 60_000;
@@ -78,12 +77,17 @@ export function PaymentInquiryDialog({ orderId, onClose }: Props) {
     body = (
       <Result status="success" title={t('inquiry.paid')} subTitle={t('inquiry.paidHint')}>
         <OrderFacts order={order.data} />
+        <p className="payment-inquiry__devices">{t('inquiry.devicesHint')}</p>
       </Result>
     );
+    // Issue 16: a purchase ends in device slots, which the customer sets up next.
     footer = [
-      <Button key="done" type="primary" onClick={close}>
+      <Button key="done" onClick={close}>
         {t('inquiry.done')}
       </Button>,
+      <LinkButton key="devices" type="primary" to="/devices">
+        {t('inquiry.devices')}
+      </LinkButton>,
     ];
   } else if (status === 'unpaid' && !gaveUp && !order.isError) {
     // Pay now is offered while waiting too: a checkout left with Cancel comes back here unpaid.

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useSiteConf } from '../../../lib/site-conf.ts';
-import { detectVisitorPlatform } from '../detect-platform.ts';
+import { detectVisitorPlatform } from '../../../lib/detect-platform.ts';
 import { NextStepLink } from './next-step-link.tsx';
 import { PlatformIcon } from './platform-icon.tsx';
 import { PricingSlot } from './pricing-slot.tsx';

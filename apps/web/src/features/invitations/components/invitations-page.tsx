@@ -7,11 +7,11 @@ import { useFormatMinutes } from '../../../lib/durations.ts';
 import { useInviteConf } from '../../../lib/use-invite-conf.ts';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { useSession } from '../../../lib/session.ts';
-import { ERROR_SECONDS, MESSAGE_SECONDS, showError, showSuccess } from '../../../lib/toast.ts';
+import { MESSAGE_SECONDS, showSuccess } from '../../../lib/toast.ts';
+import { useCopy } from '../../../lib/use-copy.ts';
 import { MOBILE_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
 import { useServerPagination } from '../../../lib/use-server-pagination.ts';
 import { useInvitations, useWithdrawRewards } from '../api/invitations.ts';
-import { copyText } from '../copy-text.ts';
 import { ClaimStatusTag } from './claim-status-tag.tsx';
 import { InvitationCards } from './invitation-cards.tsx';
 
@@ -29,16 +29,14 @@ export function InvitationsPage() {
   const invitations = useInvitations(page, size);
   const conf = useInviteConf();
   const withdraw = useWithdrawRewards();
+  const copy = useCopy();
   const data = invitations.data;
 
   const inviteCode = data?.invite_code || user?.invite_code || '';
   const link = inviteCode ? shareLink(window.location.origin, inviteCode) : '';
   const unclaimedMinutes = data?.unclaimed_minutes ?? 0;
 
-  async function copyLink() {
-    if (await copyText(link)) showSuccess(t('copied'), MESSAGE_SECONDS);
-    else showError(t('copyFailed'), ERROR_SECONDS);
-  }
+  const copyLink = () => copy(link);
 
   async function withdrawNow() {
     try {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { GiftOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Modal } from 'antd';
+import { DIALOG_WIDTH } from '../../../components/dialog-width.ts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useFormatMinutes } from '../../../lib/durations.ts';
@@ -10,8 +11,6 @@ import { INVITE_CONF_QUERY_KEY } from '../../../lib/use-invite-conf.ts';
 import { isSignedIn } from '../../../lib/session.ts';
 import { ERROR_SECONDS, MESSAGE_SECONDS, showError, showSuccess } from '../../../lib/toast.ts';
 import { isAlreadyClaimed, useClaimTrial } from '../api/claim-trial.ts';
-
-const DIALOG_WIDTH = 400;
 
 /**
  * Mount it when the user asks for a trial; it fetches the invitation config and appears only when

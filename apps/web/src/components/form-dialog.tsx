@@ -1,7 +1,7 @@
 import { Form, type FormInstance, Modal } from 'antd';
 import type { ReactNode } from 'react';
-import { MESSAGE_SECONDS, showSuccess } from '../../../lib/toast.ts';
-import { DIALOG_WIDTH } from './user-info-dialog.tsx';
+import { MESSAGE_SECONDS, showSuccess } from '../lib/toast.ts';
+import { DIALOG_WIDTH } from './dialog-width.ts';
 
 interface FormDialogProps<T> {
   open: boolean;

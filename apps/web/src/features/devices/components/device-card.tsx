@@ -1,0 +1,109 @@
+import { CopyOutlined, EditOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Descriptions, Input, QRCode, Space, Typography } from 'antd';
+import { formatBytes } from '@skyway/shared/bytes';
+import { formatDateTime } from '@skyway/shared/dates';
+import type { Device, DevicePlatform } from '@skyway/shared/devices';
+import { importLinksFor } from '@skyway/shared/import-links';
+import { useTranslation } from 'react-i18next';
+import { StatusTag } from '../../../components/status-tag.tsx';
+import { useCopy } from '../../../lib/use-copy.ts';
+import { useDeviceName } from './device-name.ts';
+
+/** Large enough to scan from a phone held at a screen, small enough for a 375 px card. */
+const QR_SIZE = 148;
+
+interface Props {
+  device: Device;
+  /** The platform of the device this page is open on: its apps' import buttons are offered. */
+  visitorPlatform: DevicePlatform | null;
+  siteName: string;
+  onRename: (device: Device) => void;
+  onRegenerate: (device: Device) => void;
+}
+
+/** One slot: its QR code, link, import buttons, facts, and its rename and reset actions. */
+export function DeviceCard({ device, visitorPlatform, siteName, onRename, onRegenerate }: Props) {
+  const { t } = useTranslation('devices');
+  const copy = useCopy();
+  const name = useDeviceName()(device);
+  const links = importLinksFor(device.url, `${siteName} · ${name}`, visitorPlatform);
+
+  return (
+    <Card
+      className="device-card"
+      data-testid={`device-${device.position}`}
+      title={name}
+      extra={
+        <StatusTag tone={device.active ? 'done' : 'over'}>
+          {device.active ? t('state.active') : t('state.inactive')}
+        </StatusTag>
+      }
+      actions={[
+        <Button key="rename" type="text" icon={<EditOutlined />} onClick={() => onRename(device)}>
+          {t('rename.action')}
+        </Button>,
+        <Button key="regenerate" type="text" icon={<ReloadOutlined />} onClick={() => onRegenerate(device)}>
+          {t('regenerate.action')}
+        </Button>,
+      ]}
+    >
+      {!device.active && (
+        <Alert className="device-card__notice" type="warning" showIcon title={t('inactiveHint')} />
+      )}
+      <div className="device-card__top">
+        <div className="device-card__qr">
+          <QRCode
+            value={device.url}
+            type="svg"
+            size={QR_SIZE}
+            bordered={false}
+            aria-label={t('qr', { name })}
+          />
+        </div>
+        <Descriptions
+          column={1}
+          size="small"
+          colon={false}
+          className="device-card__facts"
+          items={[
+            {
+              key: 'platform',
+              label: t('fields.platform'),
+              children: device.platform ? t(`platforms.${device.platform}`) : '–',
+            },
+            { key: 'created', label: t('fields.created'), children: formatDateTime(device.created_at) },
+            {
+              key: 'last_fetch',
+              label: t('fields.lastFetch'),
+              children: device.last_fetch_at ? formatDateTime(device.last_fetch_at) : t('fields.never'),
+            },
+            {
+              key: 'traffic',
+              label: t('fields.traffic'),
+              children: t('fields.trafficValue', {
+                upload: formatBytes(device.upload),
+                download: formatBytes(device.download),
+              }),
+            },
+          ]}
+        />
+      </div>
+      <Space.Compact block className="device-card__link">
+        <Input readOnly value={device.url} aria-label={t('link')} />
+        <Button type="primary" icon={<CopyOutlined />} onClick={() => void copy(device.url)}>
+          {t('copy')}
+        </Button>
+      </Space.Compact>
+      <div className="device-card__imports">
+        <Typography.Text type="secondary">{t('import')}</Typography.Text>
+        <Space wrap size="small">
+          {links.map((link) => (
+            <Button key={link.app} size="small" href={link.href}>
+              {link.app}
+            </Button>
+          ))}
+        </Space>
+      </div>
+    </Card>
+  );
+}
