@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { formatExpiry } from '../../web/src/lib/dates.ts';
 import { callBody, expect, freshAccount, signInAs, test, userInfo } from '../../web/e2e/support.ts';
 import {
   chargedTwice,
+  customerWithFetchedSlot,
   mailedLink,
+  memberCall,
   ownerLink,
   saveScreenshot,
   setUpStaff,
@@ -14,6 +16,7 @@ import {
 
 const DAY = 86_400;
 const address = (role: string) => `${role}-${randomBytes(5).toString('hex')}@example.com`;
+const REALITY_KEY = 'Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw';
 
 test.beforeEach(({ consoleErrors }) => {
   // The browser logs the 401 of the session check that finds nobody signed in.
@@ -123,15 +126,13 @@ test('a viewer sees accounts but no action, and the server refuses the change th
   await desk.goto('/admin/audit');
   await expect(desk.getByText('Your role does not allow this page')).toBeVisible();
 
-  const session = await desk.request.get('/admin/api/v1/session');
-  const { csrf_token } = ((await session.json()) as { data: { csrf_token: string } }).data;
-  const found = await desk.request.get(`/admin/api/v1/users?q=${encodeURIComponent(customer.account)}`);
-  const id = ((await found.json()) as { data: { items: { id: string }[] } }).data.items[0]?.id;
-  const refused = await desk.request.post(`/admin/api/v1/users/${id}/time`, {
-    headers: { 'x-csrf-token': csrf_token },
-    data: { days: 3, reason: 'not mine to give' },
+  const found = await memberCall(desk, 'GET', `/users?q=${encodeURIComponent(customer.account)}`);
+  const id = (found.data.items as { id: string }[])[0]?.id;
+  const refused = await memberCall(desk, 'POST', `/users/${id}/time`, {
+    days: 3,
+    reason: 'not mine to give',
   });
-  expect(await refused.json()).toMatchObject({ code: 403, data: { reason: 'permission_denied' } });
+  expect(refused).toMatchObject({ code: 403, data: { reason: 'permission_denied' } });
   expect((await userInfo(request, customer.token)).expire_user).toBe(0);
   await viewer.context.close();
 });
@@ -176,12 +177,144 @@ test('finance refunds a payment charged twice from the attention queue, and the 
   await finance.context.close();
 });
 
+/** Picks an option of the antd select labelled `label` in `scope`. */
+async function choose(page: Page, scope: Locator, label: string, option: string) {
+  await scope.getByLabel(label, { exact: true }).click();
+  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+}
+
+/** Opens an account's page from the Users screen. */
+async function openAccount(desk: Page, account: string) {
+  await desk.getByRole('menuitem', { name: 'Users' }).click();
+  await desk.getByPlaceholder('Part of an e-mail address').fill(account);
+  await desk.getByRole('button', { name: 'Search' }).click();
+  await desk.getByRole('link', { name: account }).click();
+}
+
+test('an admin adds a node and a VLESS inbound, a viewer sees them without a control, and a customer’s slot and its fetch are on their page', async ({
+  page,
+  request,
+  browser,
+}) => {
+  // Three members of staff set up, each in a browser of their own.
+  test.setTimeout(120_000);
+  const customer = await customerWithFetchedSlot(request, 'mihomo/1.19.0');
+  await owner(page, request);
+  const adminEmail = address('admin');
+  const viewerEmail = address('viewer');
+  await invite(page, adminEmail, 'Admin');
+  await invite(page, viewerEmail, 'Viewer');
+  const admin = await staffBrowser(browser, adminEmail, await mailedLink(request, adminEmail));
+  const { page: desk } = admin;
+
+  await desk.getByRole('menuitem', { name: 'Nodes' }).click();
+  await desk.getByRole('button', { name: 'Add node' }).click();
+  const nodeForm = desk.getByRole('dialog', { name: 'Add node' });
+  const name = `Tokyo ${randomBytes(3).toString('hex')}`;
+  await nodeForm.getByLabel('Name').fill(name);
+  await nodeForm.getByLabel('Region').fill('JP');
+  await nodeForm.getByLabel('Host').fill('not a host!');
+  await choose(desk, nodeForm, 'Plans', 'Yearly');
+  await nodeForm.getByRole('button', { name: 'Save' }).click();
+  // The server's refusal, under the field it names, in the member's language.
+  await expect(nodeForm.locator('.ant-form-item-has-error')).toContainText('host is not valid');
+  await nodeForm.getByLabel('Host').fill('tokyo1.example.com');
+  await nodeForm.getByRole('button', { name: 'Save' }).click();
+  await expect(nodeForm).toBeHidden();
+  const row = desk.getByTestId('nodes').getByRole('row', { name: new RegExp(name) });
+  await expect(row).toContainText('tokyo1.example.com');
+  await expect(row).toContainText('Yearly');
+
+  const inbounds = desk.getByTestId(`inbounds-${name}`);
+  await inbounds.getByRole('button', { name: 'Add inbound' }).click();
+  const inboundForm = desk.getByRole('dialog', { name: `Add inbound · ${name}` });
+  // Only what goes together is offered: Trojan is TLS only, Shadowsocks 2022 plain TCP with its method.
+  await choose(desk, inboundForm, 'Protocol', 'Trojan');
+  await inboundForm.getByLabel('Security', { exact: true }).click();
+  await expect(desk.locator('.ant-select-dropdown:visible .ant-select-item-option')).toHaveText(['TLS']);
+  await desk.keyboard.press('Escape');
+  await choose(desk, inboundForm, 'Protocol', 'Shadowsocks 2022');
+  await expect(inboundForm.getByLabel('Method')).toBeVisible();
+  await expect(inboundForm.getByLabel('Server name (SNI)')).toHaveCount(0);
+  await choose(desk, inboundForm, 'Protocol', 'VLESS');
+  await expect(inboundForm.getByLabel('Method')).toHaveCount(0);
+  await choose(desk, inboundForm, 'Security', 'REALITY');
+  await inboundForm.getByLabel('Server name (SNI)').fill('www.microsoft.com');
+  await inboundForm.getByLabel('REALITY public key').fill('not-a-key');
+  await inboundForm.getByLabel('REALITY short ID').fill('6ba85179e30d4fc2');
+  await choose(desk, inboundForm, 'Flow', 'xtls-rprx-vision');
+  await inboundForm.getByRole('button', { name: 'Save' }).click();
+  await expect(inboundForm.locator('.ant-form-item-has-error')).toContainText(
+    'REALITY public key is not valid',
+  );
+  await inboundForm.getByLabel('REALITY public key').fill(REALITY_KEY);
+  await inboundForm.getByRole('button', { name: 'Save' }).click();
+  await expect(inboundForm).toBeHidden();
+  const vless = inbounds.getByRole('row', { name: /VLESS/ });
+  await expect(vless).toContainText('443');
+  await expect(vless).toContainText('REALITY');
+  await expect(vless).toContainText('xtls-rprx-vision');
+  // Changed as a whole: the form opens with what it holds, REALITY's key included.
+  await vless.getByRole('button', { name: 'Edit', exact: true }).click();
+  const editForm = desk.getByRole('dialog', { name: `Edit inbound · ${name}` });
+  await expect(editForm.getByLabel('REALITY public key')).toHaveValue(REALITY_KEY);
+  await editForm.getByLabel('Port', { exact: true }).fill('8443');
+  await editForm.getByRole('button', { name: 'Save' }).click();
+  await expect(editForm).toBeHidden();
+  await expect(vless).toContainText('8443');
+  await expect(vless).toContainText('REALITY');
+  // Its count in the node's row (after the expander, name, region, host, switch, order, plans, fewest).
+  await expect(row.getByRole('cell').nth(8)).toHaveText('1');
+
+  // The viewer sees the node and its inbound, and nothing that would change them.
+  const viewer = await staffBrowser(browser, viewerEmail, await mailedLink(request, viewerEmail));
+  const { page: reader } = viewer;
+  await reader.getByRole('menuitem', { name: 'Nodes' }).click();
+  await expect(reader.getByTestId('nodes').getByRole('row', { name: new RegExp(name) })).toContainText(
+    'tokyo1.example.com',
+  );
+  await expect(reader.getByTestId(`inbounds-${name}`)).toContainText('REALITY');
+  for (const control of ['Add node', 'Add inbound', 'Edit', 'Delete']) {
+    await expect(reader.getByRole('button', { name: control, exact: true })).toHaveCount(0);
+  }
+  await expect(reader.getByRole('switch')).toHaveCount(0);
+  const refused = await memberCall(reader, 'POST', '/nodes', {
+    name: 'x',
+    region: 'HK',
+    host: 'hk.example.com',
+  });
+  expect(refused).toMatchObject({ code: 403, data: { reason: 'permission_denied' } });
+
+  // The customer's slot and its link's fetch, on their page.
+  await openAccount(reader, customer.account);
+  await reader.getByRole('tab', { name: 'Devices' }).click();
+  const slot = reader.getByTestId('section-devices').getByRole('row', { name: /Active/ });
+  await expect(slot).toContainText('0 B');
+  await expect(slot.getByRole('cell').first()).toHaveText('1');
+  await reader.getByRole('tab', { name: 'Subscription fetches' }).click();
+  const fetch = reader.getByTestId('section-fetches').getByRole('row', { name: /mihomo/ });
+  await expect(fetch).toContainText('mihomo/1.19.0');
+  await expect(fetch).toContainText('Clash Meta (YAML)');
+  await viewer.context.close();
+
+  // The admin switches the node off, then deletes it after confirming.
+  await row.getByRole('switch', { name: `Enabled ${name}` }).click();
+  await expect(row.getByRole('switch')).not.toBeChecked();
+  await row.getByRole('button', { name: 'Delete', exact: true }).click();
+  const confirm = desk.getByRole('dialog', { name: 'Delete node' });
+  await expect(confirm).toContainText(`Delete ${name} and its 1 inbounds?`);
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(row).toHaveCount(0);
+  await admin.context.close();
+});
+
 const SCREENS = [
   'dashboard',
   'users',
   'attention',
   'orders',
   'payments',
+  'nodes',
   'settings',
   'staff',
   'mail',
@@ -210,6 +343,39 @@ test('the console speaks each language, and the choice stays; every screen in en
   const login = await setUpStaff(page, link, email);
   await page.getByRole('button', { name: 'I have saved them: sign in' }).click();
   await signIn(page, login);
+  // Something on the new screens: a node with two inbounds, and a customer whose app fetched its link.
+  const node = await memberCall(page, 'POST', '/nodes', {
+    name: 'Hong Kong 1',
+    region: 'HK',
+    host: 'hk1.example.com',
+  });
+  for (const inbound of [
+    {
+      protocol: 'vless',
+      port: 443,
+      transport: 'tcp',
+      security: 'tls',
+      server_name: 'hk1.example.com',
+      flow: 'xtls-rprx-vision',
+    },
+    {
+      protocol: 'shadowsocks',
+      port: 8388,
+      transport: 'tcp',
+      security: 'none',
+      method: '2022-blake3-aes-256-gcm',
+    },
+  ]) {
+    expect(
+      await memberCall(page, 'POST', `/nodes/${node.data.id as string}/inbounds`, inbound),
+    ).toMatchObject({ code: 200 });
+  }
+  const customer = await customerWithFetchedSlot(
+    request,
+    'Shadowrocket/2070 CFNetwork/1410.0.3 Darwin/22.6.0',
+  );
+  const found = await memberCall(page, 'GET', `/users?q=${encodeURIComponent(customer.account)}`);
+  const customerId = (found.data.items as { id: string }[])[0]?.id;
   for (const language of ['en', 'zh'] as const) {
     await page.evaluate((chosen) => localStorage.setItem('skyway_admin_language', chosen), language);
     for (const screen of SCREENS) {
@@ -220,6 +386,23 @@ test('the console speaks each language, and the choice stays; every screen in en
       if (screen === 'dashboard')
         await expect(page.getByTestId('dashboard-chart').locator('canvas')).toBeVisible();
       await saveScreenshot(page, screen, language);
+    }
+    // The node's inbound form, with what REALITY asks for.
+    await page.goto('/admin/nodes');
+    await page.getByTestId('inbounds-Hong Kong 1').getByRole('button').first().click();
+    const inboundForm = page.getByTestId('inbound-form');
+    await inboundForm.locator('#security').click();
+    await page.locator('.ant-select-dropdown:visible').getByTitle('REALITY', { exact: true }).click();
+    await expect(inboundForm.locator('#reality_public_key')).toBeVisible();
+    await saveScreenshot(page, 'inbound-form', language);
+    await page.keyboard.press('Escape');
+    await expect(inboundForm).toBeHidden();
+    // An account's page with its devices, then with its link's fetches.
+    await page.goto(`/admin/users/${customerId}`);
+    for (const section of ['devices', 'fetches']) {
+      await page.locator(`.ant-tabs-tab[data-node-key="${section}"]`).click();
+      await expect(page.getByTestId(`section-${section}`).locator('.ant-table-row')).toHaveCount(1);
+      await saveScreenshot(page, `user-${section}`, language);
     }
   }
   await expect(page.getByRole('menuitem', { name: '审计日志' })).toBeVisible();

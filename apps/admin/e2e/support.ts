@@ -3,6 +3,7 @@ import { type APIRequestContext, type Browser, expect, type Page } from '@playwr
 import { generateSync } from 'otplib';
 import type { Language } from '@skyway/shared/languages';
 import { controlPort, E2E_PORT } from '../../web/e2e/fixtures.ts';
+import { type Account, callBody, freshAccount } from '../../web/e2e/support.ts';
 
 const control = (path: string) => `http://127.0.0.1:${controlPort(E2E_PORT)}${path}`;
 
@@ -81,8 +82,20 @@ export async function staffBrowser(browser: Browser, email: string, link: string
   return { context, page, login };
 }
 
-/** Where the journeys leave full-page screenshots for a reviewer: `<page>-<language>.png`. */
+/**
+ * Where the journeys leave full-page screenshots for a reviewer: `<page>-<language>.png`, taken once
+ * every animation has ended (a table fading in from its loading state is half transparent).
+ */
 export async function saveScreenshot(page: Page, name: string, language: Language): Promise<void> {
+  // Endless ones (a spinner, a blinking caret) never end.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity,
+      ),
+  );
   await page.screenshot({
     path: nodePath.join(import.meta.dirname, 'screenshots', `${name}-${language}.png`),
     fullPage: true,
@@ -94,4 +107,52 @@ export async function chargedTwice(request: APIRequestContext, orderId: string):
   const reply = await request.post(control('/payments/charged-twice'), { data: { order_id: orderId } });
   expect(reply.ok(), await reply.text()).toBe(true);
   expect(((await reply.json()) as { outcomes: string[] }).outcomes).toEqual(['credited', 'already_paid']);
+}
+
+/**
+ * Calls the back office's API as the member signed in on the page does (their cookie, and the CSRF
+ * token of their session on a change); answers the envelope, whatever its code.
+ */
+export async function memberCall(
+  page: Page,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  data?: object,
+): Promise<{ code: number; data: Record<string, unknown> }> {
+  const session = await page.request.get('/admin/api/v1/session');
+  const { csrf_token } = ((await session.json()) as { data: { csrf_token: string } }).data;
+  const reply = await page.request.fetch(`/admin/api/v1${path}`, {
+    method,
+    headers: method === 'GET' ? {} : { 'x-csrf-token': csrf_token },
+    data,
+  });
+  return (await reply.json()) as { code: number; data: Record<string, unknown> };
+}
+
+/**
+ * A customer who bought a month of one connection at the sandbox checkout (so one device slot), and
+ * whose app fetched that slot's subscription link once, as `userAgent`.
+ */
+export async function customerWithFetchedSlot(
+  request: APIRequestContext,
+  userAgent = 'mihomo/1.19.0',
+): Promise<Account> {
+  const customer = await freshAccount(request);
+  const headers = { authorization: customer.token };
+  const created = await request.post('/web/order/create', {
+    data: callBody({ period: 'month', connections: 1, pay_method: 'alipay' }),
+    headers,
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  const { checkout_url } = ((await created.json()) as { data: { checkout_url: string } }).data;
+  // The sandbox checkout's Pay button, which then sends the buyer back to the site.
+  const checkout = new URL(checkout_url, 'http://127.0.0.1').pathname;
+  const paid = await request.post(`${checkout}/pay`, { maxRedirects: 0 });
+  expect(paid.status(), await paid.text()).toBe(303);
+  const listed = await request.post('/web/device/list', { data: callBody(), headers });
+  const { devices } = ((await listed.json()) as { data: { devices: { url: string }[] } }).data;
+  expect(devices).toHaveLength(1);
+  const fetched = await request.get(devices[0]?.url ?? '', { headers: { 'user-agent': userAgent } });
+  expect(fetched.status(), await fetched.text()).toBe(200);
+  return customer;
 }

@@ -12,6 +12,7 @@ import { AuditPage } from './pages/audit.tsx';
 import { DashboardPage } from './pages/dashboard.tsx';
 import { JobsPage } from './pages/jobs.tsx';
 import { MailPage } from './pages/mail.tsx';
+import { NodesPage } from './pages/nodes.tsx';
 import { OrdersPage } from './pages/orders.tsx';
 import { PaymentsPage } from './pages/payments.tsx';
 import { SettingsPage } from './pages/settings.tsx';
@@ -38,6 +39,7 @@ const router = createBrowserRouter(
         { path: 'orders', element: <OrdersPage /> },
         { path: 'payments', element: <PaymentsPage /> },
         { path: 'attention', element: <AttentionPage /> },
+        { path: 'nodes', element: <NodesPage /> },
         { path: 'settings', element: <SettingsPage /> },
         { path: 'staff', element: <StaffPage /> },
         { path: 'mail', element: <MailPage /> },

@@ -1,6 +1,7 @@
 import {
   AlertOutlined,
   AuditOutlined,
+  CloudServerOutlined,
   DashboardOutlined,
   MailOutlined,
   ScheduleOutlined,
@@ -47,6 +48,7 @@ const MENU: { path: string; permission: Permission; label: string; icon: ReactNo
   { path: '/attention', permission: 'orders.view', label: 'menuAttention', icon: <AlertOutlined /> },
   { path: '/orders', permission: 'orders.view', label: 'menuOrders', icon: <ShoppingCartOutlined /> },
   { path: '/payments', permission: 'orders.view', label: 'menuPayments', icon: <TransactionOutlined /> },
+  { path: '/nodes', permission: 'nodes.view', label: 'menuNodes', icon: <CloudServerOutlined /> },
   { path: '/settings', permission: 'settings.view', label: 'menuSettings', icon: <SettingOutlined /> },
   { path: '/staff', permission: 'staff.view', label: 'menuStaff', icon: <TeamOutlined /> },
   { path: '/mail', permission: 'mail.view', label: 'menuMail', icon: <MailOutlined /> },

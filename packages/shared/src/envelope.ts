@@ -71,6 +71,11 @@ export const REASONS = [
   'already_refunded',
   'refund_refused',
   'already_resolved',
+  // The node API: a token that names no node (or was rotated or revoked), a disabled node, an agent
+  // speaking another major version of the contract.
+  'node_token_invalid',
+  'node_disabled',
+  'node_api_version',
   'too_many_requests',
   'internal_error',
   'service_unavailable',

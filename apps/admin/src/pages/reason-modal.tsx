@@ -1,7 +1,6 @@
-import { App, Form, Input, InputNumber, Modal, Radio, Typography } from 'antd';
-import { useState } from 'react';
+import { Form, Input, InputNumber, Radio, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../api.ts';
+import { FormModal } from './form-modal.tsx';
 
 interface Values {
   reason: string;
@@ -31,63 +30,40 @@ export function ReasonModal(props: {
   onSubmit: (values: Values) => Promise<unknown>;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
-  const [busy, setBusy] = useState(false);
   return (
-    <Modal
+    <FormModal
       open={props.open}
       title={props.title}
       okText={t('confirm')}
-      cancelText={t('cancel')}
-      confirmLoading={busy}
-      destroyOnHidden
-      onCancel={props.onClose}
-      onOk={async () => {
-        const values = await form.validateFields();
-        setBusy(true);
-        try {
-          await props.onSubmit(values);
-          message.success(t('done'));
-          form.resetFields();
-          props.onClose();
-        } catch (error) {
-          message.error(error instanceof ApiError ? error.message : String(error));
-        } finally {
-          setBusy(false);
-        }
-      }}
+      form={form}
+      initialValues={{ days: 0, hours: 0, choice: props.choice?.initial }}
+      onClose={props.onClose}
+      onSubmit={props.onSubmit}
     >
       {props.hint && <Typography.Paragraph type="secondary">{props.hint}</Typography.Paragraph>}
-      <Form
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        initialValues={{ days: 0, hours: 0, choice: props.choice?.initial }}
-      >
-        {props.choice && (
-          <Form.Item name="choice" label={props.choice.label}>
-            <Radio.Group options={props.choice.options} />
-          </Form.Item>
-        )}
-        {props.time && (
-          <>
-            <Form.Item name="days" label={t('days')} rules={[{ required: true, message: t('required') }]}>
-              <InputNumber min={-3650} max={3650} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-            <Form.Item name="hours" label={t('hours')}>
-              <InputNumber min={-23} max={23} precision={0} style={{ width: '100%' }} />
-            </Form.Item>
-          </>
-        )}
-        <Form.Item
-          name="reason"
-          label={t('reasonHint')}
-          rules={[{ required: true, min: 3, whitespace: true, message: t('required') }]}
-        >
-          <Input.TextArea rows={2} maxLength={500} />
+      {props.choice && (
+        <Form.Item name="choice" label={props.choice.label}>
+          <Radio.Group options={props.choice.options} />
         </Form.Item>
-      </Form>
-    </Modal>
+      )}
+      {props.time && (
+        <>
+          <Form.Item name="days" label={t('days')} rules={[{ required: true, message: t('required') }]}>
+            <InputNumber min={-3650} max={3650} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+          <Form.Item name="hours" label={t('hours')}>
+            <InputNumber min={-23} max={23} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </>
+      )}
+      <Form.Item
+        name="reason"
+        label={t('reasonHint')}
+        rules={[{ required: true, min: 3, whitespace: true, message: t('required') }]}
+      >
+        <Input.TextArea rows={2} maxLength={500} />
+      </Form.Item>
+    </FormModal>
   );
 }

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { z } from 'zod';
+import { formatBytes } from '@skyway/shared/bytes';
 import {
   USER_SECTIONS,
   type UserSection,
@@ -32,6 +33,8 @@ const TAB_LABELS: Record<UserSection, string> = {
   sessions: 'tabSessions',
   invitations: 'tabInvitations',
   mail: 'tabMail',
+  devices: 'tabDevices',
+  fetches: 'tabFetches',
 };
 
 function useSectionColumns(): { [Kind in UserSection]: ColumnsType<Entry<Kind>> } {
@@ -84,6 +87,42 @@ function useSectionColumns(): { [Kind in UserSection]: ColumnsType<Entry<Kind>> 
       { title: t('status'), dataIndex: 'status', render: (status: string) => coded('mail', status) },
       { title: t('attempts'), dataIndex: 'attempts' },
       { title: t('sentAt'), dataIndex: 'sent_at', render: when },
+    ],
+    devices: [
+      { title: t('slot'), dataIndex: 'position' },
+      { title: t('deviceName'), dataIndex: 'name', render: (name: string | null) => name ?? t('none') },
+      {
+        title: t('platform'),
+        dataIndex: 'platform',
+        render: (platform: string | null) => (platform ? coded('platform', platform) : t('none')),
+      },
+      { title: t('hwid'), dataIndex: 'hwid', render: (hwid: string | null) => hwid ?? t('none') },
+      {
+        title: t('status'),
+        dataIndex: 'active',
+        render: (active: boolean) =>
+          active ? <Tag color="green">{t('slotActive')}</Tag> : <Tag>{t('slotInactive')}</Tag>,
+      },
+      { title: t('createdAt'), dataIndex: 'created_at', render: when },
+      { title: t('lastFetch'), dataIndex: 'last_fetch_at', render: when },
+      { title: t('upload'), dataIndex: 'upload', render: formatBytes },
+      { title: t('download'), dataIndex: 'download', render: formatBytes },
+    ],
+    fetches: [
+      { title: t('time'), dataIndex: 'at', render: when },
+      {
+        title: t('slot'),
+        render: (_, fetch) =>
+          fetch.slot_name ? `${fetch.slot_position} · ${fetch.slot_name}` : fetch.slot_position,
+      },
+      { title: t('address'), dataIndex: 'ip', render: (ip: string | null) => ip ?? t('none') },
+      {
+        title: t('userAgent'),
+        dataIndex: 'user_agent',
+        ellipsis: true,
+        render: (agent: string | null) => agent ?? t('none'),
+      },
+      { title: t('format'), dataIndex: 'format', render: (format: string) => coded('format', format) },
     ],
   };
 }

@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { USER_SECTIONS } from '@skyway/shared/schemas/admin/users';
 import {
   clearCancelledWarnings,
   markNewlyInactive,
@@ -109,7 +110,7 @@ describe.runIf(testDatabaseKind === 'postgres')('the lists at scale', () => {
       name: `the back office's search for ${q}`,
       call: (db: Database) => searchUsers(db, q, pageAt(1)),
     })),
-    ...(['ledger', 'orders', 'payments', 'sessions', 'invitations', 'mail'] as const).map((section) => ({
+    ...USER_SECTIONS.map((section) => ({
       name: `the ${section} of an account in the back office`,
       call: (db: Database) => userSectionPage(db, owner, section, pageAt(DEEP_PAGE)),
     })),

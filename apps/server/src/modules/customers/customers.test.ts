@@ -1,14 +1,18 @@
-import { eq } from 'drizzle-orm';
+import { setTimeout } from 'node:timers/promises';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, expiryLedger, users } from '../../db/schema/index.ts';
+import { auditLog, deviceSlots, expiryLedger, users } from '../../db/schema/index.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
 import {
   newClientAddress,
   signedInUser,
   startTestApp,
+  TEST_SUBSCRIPTION_KEY,
   type TestApp,
   webCaller,
 } from '../../testing/test-app.ts';
+import { inAccountTransaction } from '../access/access.ts';
+import { subscriptionToken } from '../devices/tokens.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -86,7 +90,7 @@ describe('customers in the back office', () => {
       expect(invitations).toMatchObject({ total: 1, items: [{ kind: 'invitations', id: user.id }] });
       const sessions = (await support.call('GET', `/users/${user.id}/sessions`)).json().data;
       expect(sessions).toMatchObject({ total: 1, items: [{ kind: 'sessions', revoked_at: null }] });
-      for (const section of ['ledger', 'orders', 'payments', 'mail']) {
+      for (const section of ['ledger', 'orders', 'payments', 'mail', 'devices', 'fetches']) {
         expect((await support.call('GET', `/users/${user.id}/${section}`)).json().data).toMatchObject({
           total: 0,
           items: [],
@@ -94,6 +98,162 @@ describe('customers in the back office', () => {
       }
       expect((await support.call('GET', `/users/${user.id}/secrets`)).statusCode).toBe(400);
       expect((await support.call('GET', '/users/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    });
+  });
+
+  describe('an account’s devices and the fetches of their links', () => {
+    /** A customer who bought `connections` slots, with the links the console shows them. */
+    async function withSlots(connections: number) {
+      const { user, token } = await customer();
+      await inAccountTransaction(t.database.db, user.id, new Date(), (account) =>
+        account.purchase({ id: `order-${user.id}`, days: 31, connections }),
+      );
+      const listed = (await web('/web/device/list', {}, token)).json().data.devices as {
+        id: string;
+        url: string;
+      }[];
+      const slots = await t.database.db
+        .select()
+        .from(deviceSlots)
+        .where(eq(deviceSlots.userId, user.id))
+        .orderBy(asc(deviceSlots.position));
+      return { user, token, slots, paths: listed.map((device) => new URL(device.url).pathname) };
+    }
+    /** A fetch of a link, a few milliseconds after the one before: the log lists them by their time. */
+    const fetchLink = async (path: string, userAgent: string, address: string) => {
+      await setTimeout(3);
+      return t.app.inject({
+        method: 'GET',
+        url: path,
+        headers: { 'user-agent': userAgent },
+        remoteAddress: address,
+      });
+    };
+    const section = async (id: string, name: string, query = '') => {
+      const reply = await support.call('GET', `/users/${id}/${name}${query}`);
+      expect(reply.statusCode).toBe(200);
+      return reply;
+    };
+    /** The fetch log may be written a moment after the reply: waits until the account's list holds `count`. */
+    const logged = (id: string, count: number) =>
+      expect
+        .poll(async () => (await section(id, 'fetches')).json().data.total, { timeout: 5000 })
+        .toBe(count);
+
+    it('shows the account’s slots and their fetches, newest first, and nothing of another account', async () => {
+      const buyer = await withSlots(2);
+      const other = await withSlots(1);
+      const [first, second] = buyer.paths;
+      await web(
+        '/web/device/rename',
+        { id: buyer.slots[0]?.id, name: 'Work laptop', platform: 'windows' },
+        buyer.token,
+      );
+      await t.app.inject({
+        method: 'POST',
+        url: '/web/device/bind',
+        payload: {},
+        headers: { authorization: buyer.token, 'x-hwid': 'hwid-of-the-laptop' },
+        remoteAddress: newClientAddress(),
+      });
+      expect((await fetchLink(`${first}`, 'mihomo/1.19.0', '198.18.7.1')).statusCode).toBe(200);
+      expect((await fetchLink(`${second}/sing-box`, 'SFA/1.10.0', '198.18.7.2')).statusCode).toBe(200);
+      expect((await fetchLink(`${first}`, 'Shadowrocket/2070', '198.18.7.3')).statusCode).toBe(200);
+      expect((await fetchLink(`${other.paths[0]}`, 'v2rayN/7.0', '198.18.7.4')).statusCode).toBe(200);
+      await logged(buyer.user.id, 3);
+      await logged(other.user.id, 1);
+
+      const devices = (await section(buyer.user.id, 'devices')).json().data;
+      expect(devices.total).toBe(2);
+      expect(devices.items).toMatchObject([
+        {
+          kind: 'devices',
+          id: buyer.slots[0]?.id,
+          position: 1,
+          name: 'Work laptop',
+          platform: 'windows',
+          hwid: 'hwid-of-the-laptop',
+          active: true,
+          upload: 0,
+          download: 0,
+        },
+        { kind: 'devices', id: buyer.slots[1]?.id, position: 2, name: null, hwid: null, active: true },
+      ]);
+      for (const item of devices.items) expect(item.last_fetch_at).not.toBeNull();
+
+      const fetches = (await section(buyer.user.id, 'fetches')).json().data;
+      expect(fetches.total).toBe(3);
+      expect(
+        fetches.items.map((item: Record<string, unknown>) => [
+          item.slot_position,
+          item.slot_name,
+          item.ip,
+          item.user_agent,
+          item.format,
+        ]),
+      ).toEqual([
+        [1, 'Work laptop', '198.18.7.3', 'Shadowrocket/2070', 'base64'],
+        [2, null, '198.18.7.2', 'SFA/1.10.0', 'sing-box'],
+        [1, 'Work laptop', '198.18.7.1', 'mihomo/1.19.0', 'clash'],
+      ]);
+      const otherFetches = (await section(other.user.id, 'fetches')).json().data;
+      expect(otherFetches).toMatchObject({
+        total: 1,
+        items: [{ user_agent: 'v2rayN/7.0', slot_position: 1 }],
+      });
+      const otherDevices = (await section(other.user.id, 'devices')).json().data;
+      expect(otherDevices.items.map((item: { id: string }) => item.id)).toEqual([other.slots[0]?.id]);
+      // An account without slots has empty lists.
+      const none = (await customer()).user;
+      for (const name of ['devices', 'fetches']) {
+        expect((await section(none.id, name)).json().data).toMatchObject({ total: 0, items: [] });
+      }
+    });
+
+    it('never shows a slot’s credential, secret or link', async () => {
+      const buyer = await withSlots(2);
+      await fetchLink(`${buyer.paths[0]}`, 'mihomo/1.19.0', newClientAddress());
+      await logged(buyer.user.id, 1);
+      const slots = await t.database.db
+        .select()
+        .from(deviceSlots)
+        .where(eq(deviceSlots.userId, buyer.user.id));
+      const bodies = [
+        (await section(buyer.user.id, 'devices')).body,
+        (await section(buyer.user.id, 'fetches')).body,
+      ].join('\n');
+      for (const slot of slots) {
+        const secrets = [
+          slot.credential,
+          slot.secret,
+          slot.tokenHash ?? '',
+          subscriptionToken(TEST_SUBSCRIPTION_KEY, slot),
+        ];
+        for (const secret of secrets) {
+          expect(secret.length).toBeGreaterThan(20);
+          expect(bodies).not.toContain(secret);
+        }
+      }
+      for (const path of buyer.paths) expect(bodies).not.toContain(path);
+    });
+
+    it('pages the slots by position and the fetches newest first', async () => {
+      const buyer = await withSlots(3);
+      const userAgents = ['app/1', 'app/2', 'app/3', 'app/4', 'app/5'];
+      for (const userAgent of userAgents) await fetchLink(`${buyer.paths[1]}`, userAgent, newClientAddress());
+      await logged(buyer.user.id, userAgents.length);
+      const secondSlot = (await section(buyer.user.id, 'devices', '?size=1&page=2')).json().data;
+      expect(secondSlot).toMatchObject({ total: 3, page: 2, size: 1, items: [{ position: 2 }] });
+      expect(secondSlot.items).toHaveLength(1);
+      const pageOf = async (page: number) =>
+        (await section(buyer.user.id, 'fetches', `?size=2&page=${page}`))
+          .json()
+          .data.items.map((item: { user_agent: string }) => item.user_agent);
+      expect(await pageOf(1)).toEqual(['app/5', 'app/4']);
+      expect(await pageOf(2)).toEqual(['app/3', 'app/2']);
+      expect(await pageOf(3)).toEqual(['app/1']);
+      expect(await pageOf(4)).toEqual([]);
+      expect((await section(buyer.user.id, 'fetches', '?size=2')).json().data.total).toBe(5);
     });
   });
 

@@ -120,5 +120,30 @@ export function presentSection(page: Awaited<ReturnType<typeof userSectionPage>>
         created_at: row.createdAt.toISOString(),
         sent_at: iso(row.sentAt),
       }));
+    case 'devices':
+      return page.rows.map((row) => ({
+        kind: page.section,
+        id: row.id,
+        position: row.position,
+        name: row.name,
+        platform: row.platform,
+        hwid: row.hwid,
+        active: row.active,
+        created_at: row.createdAt.toISOString(),
+        last_fetch_at: iso(row.lastFetchAt),
+        upload: row.usage.upload,
+        download: row.usage.download,
+      }));
+    case 'fetches':
+      return page.rows.map((row) => ({
+        kind: page.section,
+        id: String(row.id),
+        at: row.at.toISOString(),
+        slot_position: row.slotPosition,
+        slot_name: row.slotName,
+        ip: row.ip,
+        user_agent: row.userAgent,
+        format: row.format,
+      }));
   }
 }

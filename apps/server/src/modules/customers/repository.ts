@@ -1,20 +1,23 @@
-import { and, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { SortOrder } from '@skyway/shared/schemas/admin/common';
 import type { UserSection } from '@skyway/shared/schemas/admin/users';
 import type { Database } from '../../db/client.ts';
 import { countUpToCap, inOrder } from '../../db/lists.ts';
 import {
   appStoreSubscriptions,
+  deviceSlots,
   expiryLedger,
   mailOutbox,
   orders,
   payments,
   sessions,
+  subscriptionFetches,
   trialClaims,
   users,
   type UserRow,
 } from '../../db/schema/index.ts';
 import { userOrdersPage } from '../orders/repository.ts';
+import { NO_USAGE, usageThisPeriod } from '../traffic/usage.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INVITE_CODE = /^[A-Za-z0-9]{8}$/;
@@ -93,7 +96,10 @@ interface Page {
   offset: number;
 }
 
-/** A page of one of an account's lists, newest first, with its count; each reads an index on the account. */
+/**
+ * A page of one of an account's lists with its count, each read off an index on the account: newest
+ * first, but its device slots, in their positions' order.
+ */
 export async function userSectionPage(db: Database, userId: string, section: UserSection, page: Page) {
   const pageOf = async <Row>(rows: Promise<Row[]>, total: Promise<{ n: number }[]>) => {
     const [list, [counted]] = await Promise.all([rows, total]);
@@ -189,6 +195,63 @@ export async function userSectionPage(db: Database, userId: string, section: Use
             .limit(page.limit)
             .offset(page.offset),
           db.select({ n: count() }).from(mailOutbox).where(mine),
+        )),
+      };
+    }
+    case 'devices': {
+      // The slot's columns a page shows, never its credential, secret or token.
+      const mine = eq(deviceSlots.userId, userId);
+      const { rows, total } = await pageOf(
+        db
+          .select({
+            id: deviceSlots.id,
+            position: deviceSlots.position,
+            name: deviceSlots.name,
+            platform: deviceSlots.platform,
+            hwid: deviceSlots.hwid,
+            active: deviceSlots.active,
+            createdAt: deviceSlots.createdAt,
+            lastFetchAt: deviceSlots.lastFetchAt,
+          })
+          .from(deviceSlots)
+          .where(mine)
+          .orderBy(asc(deviceSlots.position))
+          .limit(page.limit)
+          .offset(page.offset),
+        db.select({ n: count() }).from(deviceSlots).where(mine),
+      );
+      const usage = await usageThisPeriod(rows.map((row) => row.id));
+      return {
+        section,
+        total,
+        rows: rows.map((row) => ({ ...row, usage: usage.get(row.id) ?? NO_USAGE })),
+      };
+    }
+    case 'fetches': {
+      // The account's slots off `device_slots_user_position_key`, each slot's fetches off
+      // `subscription_fetches_slot_idx`.
+      const mine = eq(deviceSlots.userId, userId);
+      const ofSlot = eq(deviceSlots.id, subscriptionFetches.slotId);
+      return {
+        section,
+        ...(await pageOf(
+          db
+            .select({
+              id: subscriptionFetches.id,
+              at: subscriptionFetches.at,
+              ip: subscriptionFetches.ip,
+              userAgent: subscriptionFetches.userAgent,
+              format: subscriptionFetches.format,
+              slotPosition: deviceSlots.position,
+              slotName: deviceSlots.name,
+            })
+            .from(subscriptionFetches)
+            .innerJoin(deviceSlots, ofSlot)
+            .where(mine)
+            .orderBy(desc(subscriptionFetches.at), desc(subscriptionFetches.id))
+            .limit(page.limit)
+            .offset(page.offset),
+          db.select({ n: count() }).from(subscriptionFetches).innerJoin(deviceSlots, ofSlot).where(mine),
         )),
       };
     }

@@ -1,24 +1,9 @@
 import { z } from 'zod';
 import { PERIOD_NAMES } from '../../plans.ts';
 import { isoTime } from './common.ts';
+import { PROTOCOLS, SECURITIES, SS_METHODS, TRANSPORTS, VLESS_FLOWS } from '../../nodes.ts';
 
-export const PROTOCOLS = ['vless', 'vmess', 'trojan', 'shadowsocks'] as const;
-export const TRANSPORTS = ['tcp', 'ws', 'grpc'] as const;
-export const SECURITIES = ['none', 'tls', 'reality'] as const;
-export const VLESS_FLOWS = ['xtls-rprx-vision'] as const;
-/** Shadowsocks 2022 only: the older ciphers have known weaknesses. */
-export const SS_METHODS = [
-  '2022-blake3-aes-128-gcm',
-  '2022-blake3-aes-256-gcm',
-  '2022-blake3-chacha20-poly1305',
-] as const;
-
-/** Each Shadowsocks 2022 method's key length in bytes (SIP022): the server's key and each user's. */
-export const SS_KEY_BYTES: Record<(typeof SS_METHODS)[number], number> = {
-  '2022-blake3-aes-128-gcm': 16,
-  '2022-blake3-aes-256-gcm': 32,
-  '2022-blake3-chacha20-poly1305': 32,
-};
+export { PROTOCOLS, SECURITIES, SS_KEY_BYTES, SS_METHODS, TRANSPORTS, VLESS_FLOWS } from '../../nodes.ts';
 
 const hostName = z
   .string()
@@ -129,3 +114,38 @@ export const nodeSchema = z.object({
   updated_at: isoTime,
   inbounds: z.array(inboundSchema),
 });
+
+type Protocol = (typeof PROTOCOLS)[number];
+type Transport = (typeof TRANSPORTS)[number];
+type Security = (typeof SECURITIES)[number];
+
+/**
+ * What the back office's inbound form offers for a protocol, transport and security: the
+ * combinations `inboundRequest` accepts, and no other (nodes.test.ts tries every one). A field not
+ * offered is sent as null.
+ */
+export function inboundChoices(protocol: Protocol, transport: Transport, security: Security) {
+  const transports: readonly Transport[] = protocol === 'shadowsocks' ? ['tcp'] : TRANSPORTS;
+  const securities: readonly Security[] =
+    protocol === 'shadowsocks'
+      ? ['none']
+      : protocol === 'trojan'
+        ? ['tls']
+        : protocol === 'vless' && transport === 'tcp'
+          ? SECURITIES
+          : ['none', 'tls'];
+  return {
+    transports,
+    securities,
+    /** The WebSocket path or gRPC service name, required with them. */
+    path: transport !== 'tcp',
+    /** The name TLS presents (optional), or the one REALITY borrows (required). */
+    serverName: security !== 'none',
+    /** REALITY's public key (required) and short id. */
+    reality: security === 'reality',
+    /** The Vision flow (optional). */
+    flow: protocol === 'vless' && transport === 'tcp' && security !== 'none',
+    /** The Shadowsocks 2022 method (required). */
+    method: protocol === 'shadowsocks',
+  };
+}

@@ -47,7 +47,16 @@ export const userDetailSchema = userSummarySchema.extend({
 });
 
 /** The lists of an account's page, each a page at a time. */
-export const USER_SECTIONS = ['ledger', 'orders', 'payments', 'sessions', 'invitations', 'mail'] as const;
+export const USER_SECTIONS = [
+  'ledger',
+  'orders',
+  'payments',
+  'sessions',
+  'invitations',
+  'mail',
+  'devices',
+  'fetches',
+] as const;
 export type UserSection = (typeof USER_SECTIONS)[number];
 export const userSectionParams = z.object({ id: z.uuid(), section: z.enum(USER_SECTIONS) });
 
@@ -112,6 +121,38 @@ const mailEntry = z.object({
   sent_at: isoTime.nullable(),
 });
 
+/**
+ * A device slot (a paid connection), in its position's order. Never its credential, secret or link:
+ * staff see what the slot is and how it is used, not what would let them connect as the customer.
+ */
+const deviceEntry = z.object({
+  kind: z.literal('devices'),
+  id: z.uuid(),
+  position: z.number().int(),
+  name: z.string().nullable(),
+  platform: z.string().nullable(),
+  /** The device our own apps bound to the slot (their `x-hwid`); null: none. */
+  hwid: z.string().nullable(),
+  active: z.boolean(),
+  created_at: isoTime,
+  last_fetch_at: isoTime.nullable(),
+  /** Bytes the slot's credential sent and received in the access's current period. */
+  upload: z.number().int().nonnegative(),
+  download: z.number().int().nonnegative(),
+});
+/** A fetch of one of the account's subscription links, newest first. */
+const fetchEntry = z.object({
+  kind: z.literal('fetches'),
+  id: z.string(),
+  at: isoTime,
+  slot_position: z.number().int(),
+  slot_name: z.string().nullable(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  /** The format served: clash, sing-box, base64, sip008 or page. */
+  format: z.string(),
+});
+
 export const userSectionEntry = z.discriminatedUnion('kind', [
   ledgerEntry,
   orderEntry,
@@ -119,6 +160,8 @@ export const userSectionEntry = z.discriminatedUnion('kind', [
   sessionEntry,
   invitationEntry,
   mailEntry,
+  deviceEntry,
+  fetchEntry,
 ]);
 export const userSectionSchema = pageOf(userSectionEntry);
 export type UserSectionEntry = z.infer<typeof userSectionEntry>;

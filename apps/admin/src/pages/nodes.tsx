@@ -1,0 +1,268 @@
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Flex, Space, Switch, Table, Tag, Tooltip } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../api.ts';
+import { useCoded } from '../coded.ts';
+import { Forbidden } from '../layout.tsx';
+import { useCan } from '../session.ts';
+import { changedInbound, type Inbound, InboundModal } from './inbound-form.tsx';
+import { type Node, NodeModal, NODES_KEY } from './node-form.tsx';
+
+type Dialog =
+  { kind: 'node'; node: Node | null } | { kind: 'inbound'; node: Node; inbound: Inbound | null } | null;
+
+/** What every change of the screen does: call the server, say it is done (or why not), show the new list. */
+function useChange() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  return async (work: () => Promise<unknown>) => {
+    try {
+      await work();
+      message.success(t('done'));
+    } catch (error) {
+      message.error(error instanceof Error ? error.message : String(error));
+    } finally {
+      await client.invalidateQueries({ queryKey: NODES_KEY });
+    }
+  };
+}
+
+/** Enabled or not: a switch for those who may change it, a tag for the others. */
+function EnabledCell(props: { on: boolean; label: string; onChange?: (on: boolean) => void }) {
+  const { t } = useTranslation();
+  if (props.onChange) {
+    return <Switch size="small" checked={props.on} aria-label={props.label} onChange={props.onChange} />;
+  }
+  return props.on ? <Tag color="green">{t('enabled')}</Tag> : <Tag>{t('disabled')}</Tag>;
+}
+
+/** A row's edit and delete buttons; deleting asks first. */
+function EditAndDelete(props: {
+  onEdit: () => void;
+  confirmTitle: string;
+  confirmText: string;
+  onDelete: () => Promise<unknown>;
+}) {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const change = useChange();
+  return (
+    <Space size="small">
+      <Tooltip title={t('edit')}>
+        <Button size="small" icon={<EditOutlined />} aria-label={t('edit')} onClick={props.onEdit} />
+      </Tooltip>
+      <Tooltip title={t('delete')}>
+        <Button
+          size="small"
+          danger
+          icon={<DeleteOutlined />}
+          aria-label={t('delete')}
+          onClick={() =>
+            modal.confirm({
+              title: props.confirmTitle,
+              content: props.confirmText,
+              okText: t('delete'),
+              okButtonProps: { danger: true },
+              cancelText: t('cancel'),
+              onOk: () => change(props.onDelete),
+            })
+          }
+        />
+      </Tooltip>
+    </Space>
+  );
+}
+
+const orNone = (none: string) => (value: string | null) => value ?? none;
+
+/** A node's inbounds, each with what may be changed in it. */
+function InboundsTable(props: { node: Node; onEdit: (inbound: Inbound | null) => void }) {
+  const { t } = useTranslation();
+  const coded = useCoded();
+  const can = useCan();
+  const change = useChange();
+  const editable = can('nodes.edit');
+  const { node } = props;
+  const columns: ColumnsType<Inbound> = [
+    { title: t('protocol'), dataIndex: 'protocol', render: (value: string) => coded('protocol', value) },
+    { title: t('port'), dataIndex: 'port' },
+    { title: t('transport'), dataIndex: 'transport', render: (value: string) => coded('transport', value) },
+    { title: t('path'), dataIndex: 'path', render: orNone(t('none')) },
+    { title: t('security'), dataIndex: 'security', render: (value: string) => coded('security', value) },
+    { title: t('serverName'), dataIndex: 'server_name', render: orNone(t('none')) },
+    {
+      // VLESS's flow and Shadowsocks 2022's method: an inbound has one or the other, or neither.
+      title: t('flowOrMethod'),
+      render: (_, inbound) => inbound.flow ?? inbound.method ?? t('none'),
+    },
+    {
+      title: t('enabled'),
+      dataIndex: 'enabled',
+      render: (on: boolean, inbound) => (
+        <EnabledCell
+          on={on}
+          label={`${t('enabled')} ${coded('protocol', inbound.protocol)} ${inbound.port}`}
+          onChange={
+            editable
+              ? (enabled) =>
+                  void change(() =>
+                    api('PATCH', `/inbounds/${inbound.id}`, changedInbound(inbound, { enabled })),
+                  )
+              : undefined
+          }
+        />
+      ),
+    },
+    { title: t('sortOrder'), dataIndex: 'sort_order' },
+  ];
+  if (editable) {
+    columns.push({
+      key: 'actions',
+      render: (_, inbound) => (
+        <EditAndDelete
+          onEdit={() => props.onEdit(inbound)}
+          confirmTitle={t('deleteInbound')}
+          confirmText={t('deleteInboundConfirm', {
+            protocol: coded('protocol', inbound.protocol),
+            port: inbound.port,
+            name: node.name,
+          })}
+          onDelete={() => api('DELETE', `/inbounds/${inbound.id}`)}
+        />
+      ),
+    });
+  }
+  return (
+    <div data-testid={`inbounds-${node.name}`}>
+      {editable && (
+        <Flex style={{ marginBottom: 8 }}>
+          <Button size="small" icon={<PlusOutlined />} onClick={() => props.onEdit(null)}>
+            {t('addInbound')}
+          </Button>
+        </Flex>
+      )}
+      <Table<Inbound>
+        rowKey="id"
+        size="small"
+        pagination={false}
+        dataSource={node.inbounds}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: t('noInbounds') }}
+      />
+    </div>
+  );
+}
+
+/**
+ * The proxy nodes, in the operator's order, each with its inbounds below it. Every role sees them;
+ * owners and admins add, change, switch off and delete them (the server refuses the others anyway).
+ */
+export function NodesPage() {
+  const { t } = useTranslation();
+  const coded = useCoded();
+  const can = useCan();
+  const change = useChange();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const result = useQuery({
+    queryKey: NODES_KEY,
+    queryFn: () => api<Node[]>('GET', '/nodes'),
+    enabled: can('nodes.view'),
+  });
+  if (!can('nodes.view')) return <Forbidden />;
+  const editable = can('nodes.edit');
+  const nodes = result.data ?? [];
+  const close = () => setDialog(null);
+  const columns: ColumnsType<Node> = [
+    { title: t('nodeName'), dataIndex: 'name' },
+    { title: t('region'), dataIndex: 'region' },
+    { title: t('host'), dataIndex: 'host' },
+    {
+      title: t('enabled'),
+      dataIndex: 'enabled',
+      render: (on: boolean, node) => (
+        <EnabledCell
+          on={on}
+          label={`${t('enabled')} ${node.name}`}
+          onChange={
+            editable
+              ? (enabled) => void change(() => api('PATCH', `/nodes/${node.id}`, { enabled }))
+              : undefined
+          }
+        />
+      ),
+    },
+    { title: t('sortOrder'), dataIndex: 'sort_order' },
+    {
+      title: t('periods'),
+      dataIndex: 'periods',
+      render: (periods: string[] | null) =>
+        periods ? periods.map((period) => coded('period', period)).join(', ') : t('allPlans'),
+    },
+    { title: t('minConnections'), dataIndex: 'min_connections' },
+    { title: t('inboundCount'), render: (_, node) => node.inbounds.length },
+  ];
+  if (editable) {
+    columns.push({
+      key: 'actions',
+      render: (_, node) => (
+        <EditAndDelete
+          onEdit={() => setDialog({ kind: 'node', node })}
+          confirmTitle={t('deleteNode')}
+          confirmText={t('deleteNodeConfirm', { name: node.name, count: node.inbounds.length })}
+          onDelete={() => api('DELETE', `/nodes/${node.id}`)}
+        />
+      ),
+    });
+  }
+  return (
+    <Card
+      title={t('nodes')}
+      extra={
+        editable && (
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => setDialog({ kind: 'node', node: null })}
+          >
+            {t('addNode')}
+          </Button>
+        )
+      }
+    >
+      {result.error && <Alert type="error" title={result.error.message} style={{ marginBottom: 16 }} />}
+      <Table<Node>
+        rowKey="id"
+        size="small"
+        loading={result.isFetching}
+        pagination={false}
+        dataSource={nodes}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        data-testid="nodes"
+        expandable={{
+          expandedRowKeys: nodes.filter((node) => !collapsed.has(node.id)).map((node) => node.id),
+          onExpand: (open, node) =>
+            setCollapsed((current) => {
+              const next = new Set(current);
+              if (open) next.delete(node.id);
+              else next.add(node.id);
+              return next;
+            }),
+          expandedRowRender: (node) => (
+            <InboundsTable node={node} onEdit={(inbound) => setDialog({ kind: 'inbound', node, inbound })} />
+          ),
+        }}
+      />
+      {dialog?.kind === 'node' && <NodeModal open node={dialog.node} onClose={close} />}
+      {dialog?.kind === 'inbound' && (
+        <InboundModal open node={dialog.node} inbound={dialog.inbound} onClose={close} />
+      )}
+    </Card>
+  );
+}
