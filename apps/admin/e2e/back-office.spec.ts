@@ -263,8 +263,30 @@ test('an admin adds a node and a VLESS inbound, a viewer sees them without a con
   await expect(editForm).toBeHidden();
   await expect(vless).toContainText('8443');
   await expect(vless).toContainText('REALITY');
-  // Its count in the node's row (after the expander, name, region, host, switch, order, plans, fewest).
-  await expect(row.getByRole('cell').nth(8)).toHaveText('1');
+  // Its count in the node's row (after the expander, name, region, host, switch, order, plans, fewest, rate).
+  await expect(row.getByRole('cell').nth(9)).toHaveText('1');
+
+  // The node's agent gets a token, shown once, which the node API takes; a new one refuses the old.
+  await expect(row).toContainText('No token');
+  await row.getByRole('button', { name: 'Issue token' }).click();
+  const shown = desk.getByRole('dialog', { name: `API token of ${name}` });
+  const token = (await shown.getByTestId('node-token').textContent()) ?? '';
+  expect(token).toMatch(/^[\w-]{43}$/);
+  const nodeConfig = (bearer: string) =>
+    request.get('/node/v1/config', { headers: { authorization: `Bearer ${bearer}`, 'x-node-api': '1.0' } });
+  expect((await nodeConfig(token)).status()).toBe(200);
+  await shown.getByRole('button', { name: 'OK' }).click();
+  await expect(row).toContainText('Not connected yet');
+  await row.getByRole('button', { name: 'New token' }).click();
+  await desk.getByRole('dialog', { name: 'New token' }).getByRole('button', { name: 'New token' }).click();
+  const rotated = (await desk.getByTestId('node-token').textContent()) ?? '';
+  expect(rotated).not.toBe(token);
+  expect((await nodeConfig(token)).status()).toBe(401);
+  expect((await nodeConfig(rotated)).status()).toBe(200);
+  await desk
+    .getByRole('dialog', { name: `API token of ${name}` })
+    .getByRole('button', { name: 'OK' })
+    .click();
 
   // The viewer sees the node and its inbound, and nothing that would change them.
   const viewer = await staffBrowser(browser, viewerEmail, await mailedLink(request, viewerEmail));

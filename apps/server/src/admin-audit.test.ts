@@ -116,6 +116,15 @@ describe('the audit log covers every changing route of the back office', () => {
       const id = await node();
       return () => owner.call('DELETE', `/nodes/${id}`);
     },
+    'POST /nodes/{id}/token': async () => {
+      const id = await node();
+      return () => owner.call('POST', `/nodes/${id}/token`);
+    },
+    'DELETE /nodes/{id}/token': async () => {
+      const id = await node();
+      await owner.call('POST', `/nodes/${id}/token`);
+      return () => owner.call('DELETE', `/nodes/${id}/token`);
+    },
     'POST /nodes/{id}/inbounds': async () => {
       const id = await node();
       return () => owner.call('POST', `/nodes/${id}/inbounds`, VLESS_TLS);

@@ -13,7 +13,10 @@ import { ADMIN_API_PREFIX, adminApi } from './admin-api.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { DASHBOARD_JOB, rollUpDashboard } from './modules/dashboard/service.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
+import { createNodeEvents } from './modules/node-api/events.ts';
+import { nodeApiRoutes } from './modules/node-api/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
+import { createFetchLog } from './modules/subscriptions/fetch-log.ts';
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts';
 import { createLimitCounters } from './modules/limits/counters.ts';
 import { createMailer, MAIL_JOB } from './modules/mail/mailer.ts';
@@ -121,11 +124,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     observe: (event) => metrics.mailDelivery(event.outcome),
   });
 
-  // One hook, in this order: mail still being sent needs the database, and the database goes last.
+  // The subscription links' fetches, written in batches (tests flush it before reading the log).
+  const fetchLog = createFetchLog({ db, log: app.log });
+  app.decorate('subscriptionFetches', fetchLog);
+
+  // One hook, in this order: mail still being sent and the fetches not yet logged need the database,
+  // and the database goes last.
   app.addHook('onClose', async () => {
-    // Not for ever: a message whose delivery is cut short stays leased, and any instance's mail job
-    // sends it once the lease runs out.
-    await Promise.race([mailer.close(), delay(config.shutdownTimeoutMs / 2, undefined, { ref: false })]);
+    await Promise.all([
+      // Not for ever: a message whose delivery is cut short stays leased, and any instance's mail job
+      // sends it once the lease runs out.
+      Promise.race([mailer.close(), delay(config.shutdownTimeoutMs / 2, undefined, { ref: false })]),
+      // After the last request (onClose runs once they are answered): every fetch served is logged.
+      fetchLog.close(),
+    ]);
     redis?.disconnect();
     if (!options.database) {
       await database.close();
@@ -176,6 +188,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(subscriptionRoutes, {
     db,
     counters,
+    fetchLog,
     siteName: config.siteName,
     publicUrl: config.payments.publicUrl,
   });
@@ -184,6 +197,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     subscriptionKey: loadSubscriptionKey(config),
     publicUrl: config.payments.publicUrl,
   });
+  // The nodes' change streams end before the server waits for its connections to close.
+  const nodeEvents = createNodeEvents(db, app.log);
+  app.addHook('preClose', async () => nodeEvents.close());
+  await app.register(nodeApiRoutes, { db, events: nodeEvents });
   const provider = createPaymentProvider(config);
   await app.register(orderRoutes, {
     db,

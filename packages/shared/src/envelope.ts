@@ -76,6 +76,10 @@ export const REASONS = [
   'node_token_invalid',
   'node_disabled',
   'node_api_version',
+  // The UniProxy compatibility routes: the node's inbound of the node type asked for is one those
+  // programs cannot run as we serve it (REALITY, whose private key stays on the node; Shadowsocks
+  // 2022, whose user keys they derive in their own way).
+  'uniproxy_unsupported',
   'too_many_requests',
   'internal_error',
   'service_unavailable',

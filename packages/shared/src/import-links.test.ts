@@ -6,17 +6,18 @@ const URL_ = 'https://skyway.example/s/AbC-_123';
 describe('importLinks', () => {
   it('points each app at the format it reads, the link recoverable from the href', () => {
     const [clash, singBox, shadowrocket] = importLinks(URL_, 'Skyway · Device 1');
-    const clashHref = new globalThis.URL(clash!.href);
+    if (!clash || !singBox || !shadowrocket) throw new Error('three apps');
+    const clashHref = new globalThis.URL(clash.href);
     expect(clashHref.protocol).toBe('clash:');
     expect(clashHref.searchParams.get('url')).toBe(`${URL_}/clash`);
 
-    const singBoxHref = new globalThis.URL(singBox!.href);
+    const singBoxHref = new globalThis.URL(singBox.href);
     expect(singBoxHref.protocol).toBe('sing-box:');
     expect(singBoxHref.searchParams.get('url')).toBe(`${URL_}/sing-box`);
     expect(decodeURIComponent(singBoxHref.hash.slice(1))).toBe('Skyway · Device 1');
 
-    expect(shadowrocket!.href).toMatch(/^sub:\/\/[A-Za-z0-9_-]+$/);
-    const encoded = shadowrocket!.href.slice('sub://'.length).replace(/-/g, '+').replace(/_/g, '/');
+    expect(shadowrocket.href).toMatch(/^sub:\/\/[A-Za-z0-9_-]+$/);
+    const encoded = shadowrocket.href.slice('sub://'.length).replace(/-/g, '+').replace(/_/g, '/');
     expect(atob(encoded.padEnd(Math.ceil(encoded.length / 4) * 4, '='))).toBe(URL_);
   });
 

@@ -24,8 +24,18 @@ const valuesOf = (node: Node | null): NodeValues =>
         sort_order: node.sort_order,
         periods: (node.periods ?? []) as Period[],
         min_connections: node.min_connections,
+        rate_percent: node.rate_percent,
       }
-    : { name: '', region: '', host: '', enabled: true, sort_order: 0, periods: [], min_connections: 1 };
+    : {
+        name: '',
+        region: '',
+        host: '',
+        enabled: true,
+        sort_order: 0,
+        periods: [],
+        min_connections: 1,
+        rate_percent: 100,
+      };
 
 /** Registers a node, or changes one: its name, region, the host clients dial, and who may use it. */
 export function NodeModal(props: { open: boolean; node: Node | null; onClose: () => void }) {
@@ -72,6 +82,14 @@ export function NodeModal(props: { open: boolean; node: Node | null; onClose: ()
         rules={[{ required: true, message: t('required') }]}
       >
         <InputNumber min={1} max={1000} precision={0} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item
+        name="rate_percent"
+        label={t('ratePercent')}
+        extra={t('ratePercentHint')}
+        rules={[{ required: true, message: t('required') }]}
+      >
+        <InputNumber min={0} max={10_000} precision={0} suffix="%" style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item
         name="sort_order"

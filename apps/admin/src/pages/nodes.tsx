@@ -1,11 +1,12 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Flex, Space, Switch, Table, Tag, Tooltip } from 'antd';
+import { Alert, App, Button, Card, Flex, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api.ts';
 import { useCoded } from '../coded.ts';
+import { when } from '../format.ts';
 import { Forbidden } from '../layout.tsx';
 import { useCan } from '../session.ts';
 import { changedInbound, type Inbound, InboundModal } from './inbound-form.tsx';
@@ -78,6 +79,81 @@ function EditAndDelete(props: {
 }
 
 const orNone = (none: string) => (value: string | null) => value ?? none;
+
+/**
+ * A node's agent: when it last called, and, for those who may change nodes, its API token: issued
+ * (or rotated, the old one refused at once) and shown this once, or revoked.
+ */
+function AgentCell(props: { node: Node; editable: boolean }) {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const change = useChange();
+  const { node } = props;
+  const issue = () =>
+    change(async () => {
+      const { token } = await api<{ token: string }>('POST', `/nodes/${node.id}/token`);
+      modal.info({
+        title: t('nodeTokenTitle', { name: node.name }),
+        content: (
+          <>
+            <Typography.Paragraph>{t('nodeTokenOnce')}</Typography.Paragraph>
+            <Typography.Text code copyable data-testid="node-token">
+              {token}
+            </Typography.Text>
+          </>
+        ),
+      });
+    });
+  const seen = node.token_issued
+    ? node.last_seen_at
+      ? when(node.last_seen_at)
+      : t('agentNever')
+    : t('noToken');
+  return (
+    <Space size="small" wrap>
+      <span>{seen}</span>
+      {props.editable && (
+        <Button
+          size="small"
+          icon={<KeyOutlined />}
+          onClick={() =>
+            node.token_issued
+              ? modal.confirm({
+                  title: t('rotateToken'),
+                  content: t('rotateTokenConfirm', { name: node.name }),
+                  okText: t('rotateToken'),
+                  cancelText: t('cancel'),
+                  onOk: issue,
+                })
+              : void issue()
+          }
+        >
+          {node.token_issued ? t('rotateToken') : t('issueToken')}
+        </Button>
+      )}
+      {props.editable && node.token_issued && (
+        <Tooltip title={t('revokeToken')}>
+          <Button
+            size="small"
+            danger
+            icon={<StopOutlined />}
+            aria-label={t('revokeToken')}
+            onClick={() =>
+              modal.confirm({
+                title: t('revokeToken'),
+                content: t('revokeTokenConfirm', { name: node.name }),
+                okText: t('revokeToken'),
+                okButtonProps: { danger: true },
+                cancelText: t('cancel'),
+                onOk: () => change(() => api('DELETE', `/nodes/${node.id}/token`)),
+              })
+            }
+          />
+        </Tooltip>
+      )}
+    </Space>
+  );
+}
 
 /** A node's inbounds, each with what may be changed in it. */
 function InboundsTable(props: { node: Node; onEdit: (inbound: Inbound | null) => void }) {
@@ -205,7 +281,9 @@ export function NodesPage() {
         periods ? periods.map((period) => coded('period', period)).join(', ') : t('allPlans'),
     },
     { title: t('minConnections'), dataIndex: 'min_connections' },
+    { title: t('ratePercent'), dataIndex: 'rate_percent', render: (rate: number) => `${rate}%` },
     { title: t('inboundCount'), render: (_, node) => node.inbounds.length },
+    { title: t('agent'), key: 'agent', render: (_, node) => <AgentCell node={node} editable={editable} /> },
   ];
   if (editable) {
     columns.push({

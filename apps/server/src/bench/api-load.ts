@@ -11,11 +11,15 @@ export interface RequestSpec {
   body?: unknown;
 }
 
+/** The request to send next: the same one each time, or one made for each send (a mix of them). */
+export type RequestSource = RequestSpec | (() => RequestSpec);
+
 export interface LoadFigures {
   /** Replies (of any status) counted within the measured time. */
   requests: number;
   perSecond: number;
   p50Ms: number;
+  p95Ms: number;
   p99Ms: number;
   /** Replies other than 200, and connections lost. */
   failures: number;
@@ -54,6 +58,13 @@ export const LATE_REPLY_GRACE_MS = 30_000;
 const HEADER_END = Buffer.from('\r\n\r\n');
 const LAST_CHUNK = Buffer.from('\r\n0\r\n\r\n');
 
+/** The bytes of the next request, encoded once when the source is a single request. */
+function encoder(target: Target, source: RequestSource): () => Buffer {
+  if (typeof source === 'function') return () => encode(target, source());
+  const request = encode(target, source);
+  return () => request;
+}
+
 /** The length of the first complete reply in `data`, or undefined while it is still arriving. */
 function replyLength(data: Buffer): number | undefined {
   const headerEnd = data.indexOf(HEADER_END);
@@ -79,10 +90,10 @@ function replyLength(data: Buffer): number | undefined {
  */
 export async function closedLoop(
   target: Target,
-  spec: RequestSpec,
+  spec: RequestSource,
   options: { connections: number; durationMs: number },
 ): Promise<LoadFigures> {
-  const request = encode(target, spec);
+  const request = encoder(target, spec);
   const latencies: number[] = [];
   let failures = 0;
   let firstFailure: string | undefined;
@@ -111,7 +122,7 @@ export async function closedLoop(
           return;
         }
         sentAt = performance.now();
-        socket.write(request);
+        socket.write(request());
       };
       socket.on('connect', next);
       socket.on('data', (chunk: Buffer) => {
@@ -147,6 +158,126 @@ export async function closedLoop(
     requests: latencies.length,
     perSecond: latencies.length / seconds,
     p50Ms: percentile(latencies, 0.5),
+    p95Ms: percentile(latencies, 0.95),
+    p99Ms: percentile(latencies, 0.99),
+    failures,
+    firstFailure,
+    unanswered,
+  };
+}
+
+/**
+ * An open-loop load: requests are due at a steady `perSecond` whatever the server does, sent over
+ * keep-alive connections (one more is opened, up to `connections`, when every open one is waiting
+ * for a reply). A request's latency counts from when it was due, not from when a connection was free
+ * to send it, so that a slow server is not hidden by the load slowing down with it (coordinated
+ * omission). `perSecond` in the figures is the rate of replies within the measured time.
+ */
+export async function openLoop(
+  target: Target,
+  spec: RequestSource,
+  options: { perSecond: number; durationMs: number; connections: number },
+): Promise<LoadFigures> {
+  const request = encoder(target, spec);
+  const latencies: number[] = [];
+  let failures = 0;
+  let firstFailure: string | undefined;
+  const fail = (what: string) => {
+    failures += 1;
+    firstFailure ??= what;
+  };
+  let unanswered = 0;
+  const total = Math.round((options.perSecond * options.durationMs) / 1000);
+  const started = performance.now();
+  /** When each request not yet sent was due. */
+  const due: number[] = [];
+  let scheduled = 0;
+  const idle: net.Socket[] = [];
+  const inFlight = new Map<net.Socket, number>();
+  let opened = 0;
+  let finished: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  const settle = () => {
+    if (scheduled >= total && due.length === 0 && inFlight.size === 0) finished();
+  };
+
+  const dispatch = () => {
+    while (due.length > 0) {
+      const socket = idle.pop();
+      if (!socket) {
+        if (opened < options.connections) open();
+        return;
+      }
+      const at = due.shift() ?? performance.now();
+      inFlight.set(socket, at);
+      socket.write(request());
+    }
+  };
+  const open = () => {
+    opened += 1;
+    const socket = net.connect(target.port, '127.0.0.1');
+    socket.setNoDelay(true);
+    let pending: Buffer = Buffer.alloc(0);
+    socket.on('connect', () => {
+      idle.push(socket);
+      dispatch();
+    });
+    socket.on('data', (chunk: Buffer) => {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      for (let length = replyLength(pending); length !== undefined; length = replyLength(pending)) {
+        latencies.push(performance.now() - (inFlight.get(socket) ?? 0));
+        inFlight.delete(socket);
+        const status = pending.toString('latin1', 9, 12);
+        if (status !== '200') fail(`${status} ${pending.toString('utf8', 0, length).split('\r\n\r\n')[1]}`);
+        pending = pending.subarray(length);
+        idle.push(socket);
+      }
+      dispatch();
+      settle();
+    });
+    socket.on('error', (error) => fail(`connection: ${error.message}`));
+    socket.on('close', () => {
+      opened -= 1;
+      const index = idle.indexOf(socket);
+      if (index >= 0) idle.splice(index, 1);
+      const sentAt = inFlight.get(socket);
+      if (sentAt !== undefined) {
+        inFlight.delete(socket);
+        latencies.push(performance.now() - sentAt);
+        unanswered += 1;
+      }
+      dispatch();
+      settle();
+    });
+  };
+
+  // Every millisecond, the requests that have come due since.
+  const tick = setInterval(() => {
+    const now = performance.now();
+    const dueBy = Math.min(total, Math.floor(((now - started) * options.perSecond) / 1000));
+    for (; scheduled < dueBy; scheduled++) due.push(started + (scheduled * 1000) / options.perSecond);
+    dispatch();
+    if (scheduled >= total) {
+      clearInterval(tick);
+      settle();
+    }
+  }, 1);
+  const giveUp = setTimeout(() => {
+    clearInterval(tick);
+    unanswered += due.length;
+    for (const at of due.splice(0)) latencies.push(performance.now() - at);
+    for (const socket of inFlight.keys()) socket.destroy();
+    finished();
+  }, options.durationMs + LATE_REPLY_GRACE_MS);
+  await done;
+  clearTimeout(giveUp);
+  const seconds = (performance.now() - started) / 1000;
+  for (const socket of [...idle, ...inFlight.keys()]) socket.destroy();
+  return {
+    requests: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50Ms: percentile(latencies, 0.5),
+    p95Ms: percentile(latencies, 0.95),
     p99Ms: percentile(latencies, 0.99),
     failures,
     firstFailure,

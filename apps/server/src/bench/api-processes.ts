@@ -12,6 +12,9 @@ const NO_WEB_BUILD = path.join(server, '.no-web-build-for-bench');
 /** Products start on a seeded embedded database, which takes PGlite longer to open. */
 const READY_TIMEOUT_MS = 180_000;
 
+/** The subscription key of the product under measurement: a bench derives its slots' links with it. */
+export const BENCH_SUBSCRIPTION_KEY = 'bench-subscription-key-0123456789abcdef';
+
 /** How the product runs: as production does, or from its sources when it cannot be compiled. */
 export interface ProductBuild {
   nodeArgs: string[];
@@ -119,7 +122,7 @@ export async function startProduct(name: string, build: ProductBuild, storage: S
     MAIL_EVERY_SECONDS: '0',
     WEB_DIST_DIR: NO_WEB_BUILD,
     ADMIN_DIST_DIR: NO_WEB_BUILD,
-    SUBSCRIPTION_KEY: 'bench-subscription-key-0123456789abcdef',
+    SUBSCRIPTION_KEY: BENCH_SUBSCRIPTION_KEY,
     ...('dataDir' in storage
       ? { DATA_DIR: storage.dataDir }
       : { DATABASE_URL: storage.databaseUrl, ...(storage.redisUrl ? { REDIS_URL: storage.redisUrl } : {}) }),

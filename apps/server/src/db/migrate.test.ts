@@ -35,6 +35,7 @@ describe('migrations', () => {
       'job_run_log',
       'job_runs',
       'mail_outbox',
+      'node_reports',
       'nodes',
       'orders',
       'payment_events',
@@ -49,6 +50,7 @@ describe('migrations', () => {
       'staff_sessions',
       'staff_setup_tokens',
       'subscription_fetches',
+      'traffic_hourly',
       'trial_claims',
       'users',
     ]);

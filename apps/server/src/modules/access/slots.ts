@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { deviceSlots, type UserRow, users } from '../../db/schema/index.ts';
+import { holdRevisions, nextRevision } from './revisions.ts';
 import { entitlementOf, type StoredAccess } from './rules.ts';
 
 /** A fresh credential for the proxies: the VLESS / VMess id, and a 256-bit Trojan / Shadowsocks 2022 key. */
@@ -21,20 +22,20 @@ export function usableSlots(user: StoredAccess & { revokedAt: Date | null }, now
  * revision, which is what the nodes follow.
  */
 export async function reconcileSlots(tx: Database, user: UserRow, now: Date): Promise<void> {
+  await holdRevisions(tx);
   const usable = usableSlots(user, now);
   const slots = await tx
     .select({ id: deviceSlots.id, position: deviceSlots.position, active: deviceSlots.active })
     .from(deviceSlots)
     .where(eq(deviceSlots.userId, user.id))
     .orderBy(asc(deviceSlots.position));
+  // Every slot takes a new revision, changed or not: which nodes a slot may use follows the
+  // account's plan and connections, which an access change may have moved.
   for (const slot of slots) {
-    const active = slot.position <= usable;
-    if (slot.active !== active) {
-      await tx
-        .update(deviceSlots)
-        .set({ active, revision: sql`nextval('device_slot_revisions')` })
-        .where(eq(deviceSlots.id, slot.id));
-    }
+    await tx
+      .update(deviceSlots)
+      .set({ active: slot.position <= usable, revision: nextRevision })
+      .where(eq(deviceSlots.id, slot.id));
   }
   const missing = Array.from({ length: usable }, (_, i) => i + 1).filter(
     (position) => !slots.some((slot) => slot.position === position),
@@ -59,19 +60,30 @@ export async function reconcileSlots(tx: Database, user: UserRow, now: Date): Pr
  * safe on several instances.
  */
 export async function deactivateLapsedSlots(db: Database, now: Date): Promise<number> {
-  const rows = await db
-    .update(deviceSlots)
-    .set({ active: false, revision: sql`nextval('device_slot_revisions')` })
-    .from(users)
-    .where(
-      and(
-        eq(deviceSlots.active, true),
-        eq(deviceSlots.userId, users.id),
-        sql`(${users.expireAt} is null or ${users.expireAt} <= ${now} or ${users.revokedAt} is not null
-          or ${deviceSlots.position} > case when ${users.pendingFrom} <= ${now}
-            then ${users.pendingConnections} else ${users.connections} end)`,
-      ),
-    )
-    .returning({ id: deviceSlots.id });
-  return rows.length;
+  return db.transaction(async (tx) => {
+    await holdRevisions(tx);
+    const lapsed = await tx
+      .update(deviceSlots)
+      .set({ active: false, revision: nextRevision })
+      .from(users)
+      .where(
+        and(
+          eq(deviceSlots.active, true),
+          eq(deviceSlots.userId, users.id),
+          sql`(${users.expireAt} is null or ${users.expireAt} <= ${now} or ${users.revokedAt} is not null
+            or ${deviceSlots.position} > case when ${users.pendingFrom} <= ${now}
+              then ${users.pendingConnections} else ${users.connections} end)`,
+        ),
+      )
+      .returning({ userId: deviceSlots.userId });
+    // A downgrade come due also changes which nodes the slots it keeps may use.
+    const accounts = [...new Set(lapsed.map((slot) => slot.userId))];
+    if (accounts.length > 0) {
+      await tx
+        .update(deviceSlots)
+        .set({ revision: nextRevision })
+        .where(and(eq(deviceSlots.active, true), inArray(deviceSlots.userId, accounts)));
+    }
+    return lapsed.length;
+  });
 }

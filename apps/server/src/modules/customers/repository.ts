@@ -220,7 +220,11 @@ export async function userSectionPage(db: Database, userId: string, section: Use
           .offset(page.offset),
         db.select({ n: count() }).from(deviceSlots).where(mine),
       );
-      const usage = await usageThisPeriod(rows.map((row) => row.id));
+      const usage = await usageThisPeriod(
+        db,
+        rows.map((row) => row.id),
+        new Date(),
+      );
       return {
         section,
         total,

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { deviceSlots, type DeviceSlotRow } from '../../db/schema/index.ts';
+import { holdRevisions, nextRevision } from '../access/revisions.ts';
 
 export const listSlots = (db: Database, userId: string) =>
   db.select().from(deviceSlots).where(eq(deviceSlots.userId, userId)).orderBy(asc(deviceSlots.position));
@@ -34,6 +35,7 @@ export async function replaceCredential(
   slotId: string,
   fresh: { credential: string; secret: string; tokenHashOf: (version: number) => string },
 ): Promise<DeviceSlotRow | undefined> {
+  await holdRevisions(db);
   const [slot] = await db
     .select({ tokenVersion: deviceSlots.tokenVersion })
     .from(deviceSlots)
@@ -48,7 +50,7 @@ export async function replaceCredential(
       secret: fresh.secret,
       tokenVersion,
       tokenHash: fresh.tokenHashOf(tokenVersion),
-      revision: sql`nextval('device_slot_revisions')`,
+      revision: nextRevision,
     })
     .where(eq(deviceSlots.id, slotId))
     .returning();
@@ -57,6 +59,7 @@ export async function replaceCredential(
 
 /** Moves the slots to these positions (a downgrade keeps the lowest), each with a new revision. */
 export async function reorderSlots(db: Database, userId: string, order: string[]): Promise<void> {
+  await holdRevisions(db);
   // Out of the way first: positions are unique per account.
   await db
     .update(deviceSlots)
@@ -65,7 +68,7 @@ export async function reorderSlots(db: Database, userId: string, order: string[]
   for (const [index, id] of order.entries()) {
     await db
       .update(deviceSlots)
-      .set({ position: index + 1, revision: sql`nextval('device_slot_revisions')` })
+      .set({ position: index + 1, revision: nextRevision })
       .where(and(eq(deviceSlots.id, id), eq(deviceSlots.userId, userId)));
   }
 }

@@ -47,8 +47,8 @@ function present(
 }
 
 /** One slot as the console shows it, with its usage this period. */
-async function presentOne(deps: DevicesDeps, origin: string, slot: DeviceSlotRow) {
-  return present(deps, origin, slot, await usageThisPeriod([slot.id]));
+async function presentOne(deps: DevicesDeps, db: Database, origin: string, slot: DeviceSlotRow) {
+  return present(deps, origin, slot, await usageThisPeriod(db, [slot.id], new Date()));
 }
 
 /** The account's slots with their links (a slot's token hash is written the first time it is shown). */
@@ -64,7 +64,11 @@ export async function listDevices(
       if (!slot.tokenHash)
         await storeTokenHash(tx, slot.id, hashToken(subscriptionToken(deps.subscriptionKey, slot)));
     }
-    const usage = await usageThisPeriod(slots.map((slot) => slot.id));
+    const usage = await usageThisPeriod(
+      tx,
+      slots.map((slot) => slot.id),
+      now,
+    );
     return {
       devices: slots.map((slot) => present(deps, origin, slot, usage)),
       usable: usableSlots(user, now),
@@ -79,7 +83,7 @@ export async function renameDevice(
 ): Promise<z.infer<typeof deviceSchema>> {
   const slot = await renameSlot(deps.db, userId, request.id, request);
   if (!slot) throw new AppError(404, 'not_found');
-  return presentOne(deps, request.origin, slot);
+  return presentOne(deps, deps.db, request.origin, slot);
 }
 
 /**
@@ -98,7 +102,8 @@ export async function regenerateDevice(
         hashToken(subscriptionToken(deps.subscriptionKey, { id: request.id, tokenVersion })),
     });
     if (!slot) throw new AppError(404, 'not_found');
-    return presentOne(deps, request.origin, slot);
+    // In the account's transaction: on the embedded database another statement would wait for it.
+    return presentOne(deps, tx, request.origin, slot);
   });
 }
 

@@ -21,6 +21,9 @@ interface Entry {
   endsAt: number;
 }
 
+/** Windows kept before the first sweep of the ended ones. */
+const SWEEP_AT_LEAST = 10_000;
+
 export interface BatchedCounters {
   /** Counts the hit at once, without waiting for Redis, and answers the count as this instance knows it. */
   hit(key: string, windowSeconds: number): CounterState;
@@ -51,18 +54,30 @@ export function createBatchedCounters(options: BatchedCountersOptions): BatchedC
   const { redis, prefix, flushEveryMs, flushed } = options;
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
+  /** The keys hit since the last flush: a flush looks at these, not at every window still open. */
+  const unsent = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  let sweepAbove = SWEEP_AT_LEAST;
 
   // A window that ended takes its unsent hits along: they counted toward a limit that is over.
+  // Ended windows are swept when the map has doubled since the last sweep, so that the sweeps cost
+  // a hit nothing much however many windows are open (a subscription link's lasts an hour).
   const dropEnded = (at: number) => {
     for (const [key, entry] of entries) if (entry.endsAt <= at && entry.sending === 0) entries.delete(key);
+    sweepAbove = Math.max(SWEEP_AT_LEAST, entries.size * 2);
   };
 
   async function send(): Promise<void> {
     const at = now();
-    dropEnded(at);
-    const batch = [...entries].filter(([, entry]) => entry.pending > 0);
+    const batch: [string, Entry][] = [];
+    for (const key of unsent) {
+      const entry = entries.get(key);
+      if (!entry || entry.pending === 0) continue;
+      if (entry.endsAt <= at && entry.sending === 0) entries.delete(key);
+      else batch.push([key, entry]);
+    }
+    unsent.clear();
     if (batch.length === 0) return;
     const pipeline = redis.pipeline();
     for (const [key, entry] of batch) {
@@ -78,12 +93,13 @@ export function createBatchedCounters(options: BatchedCountersOptions): BatchedC
       failure = error;
     }
     const answered = now();
-    batch.forEach(([, entry], index) => {
+    batch.forEach(([key, entry], index) => {
       const [error, reply] = replies?.[index] ?? [failure ?? new Error('no reply'), undefined];
       if (error) {
         failure ??= error;
         // Sent again with the next flush while the window lasts; counted here meanwhile.
         entry.pending += entry.sending;
+        unsent.add(key);
       } else {
         const [count, ttlMs] = reply as [number, number];
         entry.shared = count;
@@ -108,7 +124,7 @@ export function createBatchedCounters(options: BatchedCountersOptions): BatchedC
       running = undefined;
     });
     await running;
-    if ([...entries.values()].some((entry) => entry.pending > 0)) schedule();
+    if (unsent.size > 0) schedule();
   }
 
   return {
@@ -116,11 +132,13 @@ export function createBatchedCounters(options: BatchedCountersOptions): BatchedC
       const at = now();
       let entry = entries.get(key);
       if (!entry || entry.endsAt <= at) {
+        if (entries.size >= sweepAbove) dropEnded(at);
         const windowMs = windowSeconds * 1000;
         entry = { shared: 0, sending: 0, pending: 0, windowMs, endsAt: at + windowMs };
         entries.set(key, entry);
       }
       entry.pending += 1;
+      unsent.add(key);
       schedule();
       return {
         count: entry.shared + entry.sending + entry.pending,

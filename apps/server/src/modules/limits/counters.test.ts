@@ -52,6 +52,19 @@ describe('in-process counters', () => {
     now += 60_000;
     expect(await store.hit('k', 60)).toEqual({ count: 1, resetIn: 60 });
   });
+
+  it('keep every open window’s count among many (a subscription link’s hour each)', () => {
+    let now = 1_000_000;
+    const store = createMemoryCounters(() => now);
+    const links = Array.from({ length: 30_000 }, (_, i) => `subscription:${i}`);
+    for (const key of links) store.hitSoon(key, 3600);
+    // Short windows, ended by the time of the next sweep: swept, and counted again from one.
+    for (let i = 0; i < 30_000; i++) store.hitSoon(`ceiling:${i}`, 1);
+    now += 2_000;
+    for (let i = 0; i < 30_000; i++) store.hitSoon(`other:${i}`, 60);
+    expect(links.every((key) => store.hitSoon(key, 3600).count === 2)).toBe(true);
+    expect(store.hitSoon('ceiling:7', 1)).toEqual({ count: 1, resetIn: 1 });
+  });
 });
 
 /** A logger whose lines the test can read. */

@@ -33,16 +33,24 @@ export interface LimitCounters extends Counters {
   state(): SharedCountersState;
 }
 
+/** Windows the in-process counters keep before they first sweep the ended ones. */
+const PRUNE_AT_LEAST = 10_000;
+
 export function createMemoryCounters(
   now: () => number = Date.now,
 ): Counters & Pick<LimitCounters, 'hitSoon'> {
   const windows = new Map<string, { count: number; endsAt: number }>();
+  // Ended windows are swept when the map has doubled since the last sweep (10,000 at least), so that
+  // a sweep's cost is spread over as many hits as it looked at, however many windows are still open
+  // (a subscription link's lasts an hour, and every customer's app fetches).
+  let sweepAt = PRUNE_AT_LEAST;
   const prune = (at: number) => {
     for (const [key, window] of windows) if (window.endsAt <= at) windows.delete(key);
+    sweepAt = Math.max(PRUNE_AT_LEAST, windows.size * 2);
   };
   const hitSoon = (key: string, windowSeconds: number): CounterState => {
     const at = now();
-    if (windows.size > 10_000) prune(at);
+    if (windows.size > sweepAt) prune(at);
     let window = windows.get(key);
     if (!window || window.endsAt <= at) {
       window = { count: 0, endsAt: at + windowSeconds * 1000 };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { uuidParams } from '@skyway/shared/schemas/admin/common';
@@ -11,6 +11,7 @@ import {
   SS_KEY_BYTES,
   nodePatchRequest,
   nodeSchema,
+  nodeTokenSchema,
 } from '@skyway/shared/schemas/admin/nodes';
 import { noFields } from '@skyway/shared/schemas/envelope';
 import type { Database } from '../../db/client.ts';
@@ -18,7 +19,10 @@ import { type InboundRow, inbounds, nodes } from '../../db/schema/index.ts';
 import { ok, replies } from '../../plugins/envelope.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { signedInStaff } from '../../plugins/staff-auth.ts';
+import { holdRevisions, nextRevision } from '../access/revisions.ts';
 import { type AuditedChange, recordAudit } from '../audit/repository.ts';
+import { hashToken } from '../devices/tokens.ts';
+import { forgetEnabledEndpoints } from '../subscriptions/endpoints-cache.ts';
 import { findNode, listNodes, lockInbound, lockNode, type NodeWithInbounds } from './repository.ts';
 
 function presentInbound(row: InboundRow): z.infer<typeof inboundSchema> {
@@ -49,6 +53,10 @@ function presentNode(row: NodeWithInbounds): z.infer<typeof nodeSchema> {
     sort_order: row.sortOrder,
     periods: row.periods ?? null,
     min_connections: row.minConnections,
+    rate_percent: row.ratePercent,
+    token_issued: row.tokenHash !== null,
+    last_seen_at: row.lastSeenAt?.toISOString() ?? null,
+    status: row.status ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     inbounds: row.inbounds.map(presentInbound),
@@ -63,6 +71,7 @@ const nodeColumns = (body: Partial<z.infer<typeof nodeCreateRequest>>) => ({
   ...(body.sort_order !== undefined ? { sortOrder: body.sort_order } : {}),
   ...(body.periods !== undefined ? { periods: body.periods } : {}),
   ...(body.min_connections !== undefined ? { minConnections: body.min_connections } : {}),
+  ...(body.rate_percent !== undefined ? { ratePercent: body.rate_percent } : {}),
 });
 
 /** A Shadowsocks 2022 inbound's server key: kept while its method's key length stays, else a new one. */
@@ -99,6 +108,25 @@ export async function nodeRoutes(app: FastifyInstance, options: { db: Database }
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['nodes'];
 
+  /**
+   * A change to the nodes or inbounds, in one transaction; once it has committed, the subscription
+   * links serve it from their next fetch (they keep the list in memory for a few seconds), and every
+   * node's agent, told by its change stream, pulls its config and its whole credential list again
+   * (who may use a node may have changed; such changes are rare, and a full list is cheap).
+   */
+  const changing = async <T>(work: (tx: Database) => Promise<T>): Promise<T> => {
+    try {
+      return await db.transaction(async (tx) => {
+        await holdRevisions(tx);
+        const result = await work(tx);
+        await tx.update(nodes).set({ revision: nextRevision });
+        return result;
+      });
+    } finally {
+      forgetEnabledEndpoints(db);
+    }
+  };
+
   /** A change and its audit row, in one transaction. */
   const audit = (tx: Database, request: Parameters<typeof signedInStaff>[0], change: AuditedChange) =>
     recordAudit(tx, signedInStaff(request).actor, change, new Date());
@@ -116,7 +144,7 @@ export async function nodeRoutes(app: FastifyInstance, options: { db: Database }
       schema: { tags, body: nodeCreateRequest, response: replies(nodeSchema) },
     },
     async (request) => {
-      const created = await db.transaction(async (tx) => {
+      const created = await changing(async (tx) => {
         const { name, region, host } = request.body;
         const [row] = await tx
           .insert(nodes)
@@ -144,7 +172,7 @@ export async function nodeRoutes(app: FastifyInstance, options: { db: Database }
       schema: { tags, params: uuidParams, body: nodePatchRequest, response: replies(nodeSchema) },
     },
     async (request) => {
-      const after = await db.transaction(async (tx) => {
+      const after = await changing(async (tx) => {
         if (!(await lockNode(tx, request.params.id))) throw new AppError(404, 'not_found');
         const before = await findNode(tx, request.params.id);
         await tx
@@ -170,7 +198,7 @@ export async function nodeRoutes(app: FastifyInstance, options: { db: Database }
     '/nodes/:id',
     { config: { staff: 'nodes.edit' }, schema: { tags, params: uuidParams, response: replies(noFields) } },
     async (request) => {
-      await db.transaction(async (tx) => {
+      await changing(async (tx) => {
         if (!(await lockNode(tx, request.params.id))) throw new AppError(404, 'not_found');
         const before = await findNode(tx, request.params.id);
         await tx.delete(nodes).where(eq(nodes.id, request.params.id));
@@ -186,6 +214,50 @@ export async function nodeRoutes(app: FastifyInstance, options: { db: Database }
     },
   );
 
+  /**
+   * A node's API token: a new one replaces the old at once (rotation), and is shown this once; the
+   * server keeps its hash. Without one (revoked), the node's agent is refused.
+   */
+  const setToken = (request: FastifyRequest, id: string, token: string | null) =>
+    db.transaction(async (tx) => {
+      const before = await lockNode(tx, id);
+      if (!before) throw new AppError(404, 'not_found');
+      await tx
+        .update(nodes)
+        .set({ tokenHash: token === null ? null : hashToken(token) })
+        .where(eq(nodes.id, id));
+      await audit(tx, request, {
+        action: token === null ? 'node.token_revoke' : 'node.token_issue',
+        targetType: 'node',
+        targetId: id,
+        // Whether it had one, never the token.
+        before: { token_issued: before.tokenHash !== null },
+        after: { token_issued: token !== null },
+      });
+    });
+
+  routes.post(
+    '/nodes/:id/token',
+    {
+      config: { staff: 'nodes.edit' },
+      schema: { tags, params: uuidParams, response: replies(nodeTokenSchema) },
+    },
+    async (request) => {
+      const token = randomBytes(32).toString('base64url');
+      await setToken(request, request.params.id, token);
+      return ok(request, { token });
+    },
+  );
+
+  routes.delete(
+    '/nodes/:id/token',
+    { config: { staff: 'nodes.edit' }, schema: { tags, params: uuidParams, response: replies(noFields) } },
+    async (request) => {
+      await setToken(request, request.params.id, null);
+      return ok(request, {});
+    },
+  );
+
   routes.post(
     '/nodes/:id/inbounds',
     {
@@ -193,7 +265,7 @@ export async function nodeRoutes(app: FastifyInstance, options: { db: Database }
       schema: { tags, params: uuidParams, body: inboundRequest, response: replies(inboundSchema) },
     },
     async (request) => {
-      const created = await db.transaction(async (tx) => {
+      const created = await changing(async (tx) => {
         if (!(await lockNode(tx, request.params.id))) throw new AppError(404, 'not_found');
         const [row] = await tx
           .insert(inbounds)
@@ -221,7 +293,7 @@ export async function nodeRoutes(app: FastifyInstance, options: { db: Database }
       schema: { tags, params: uuidParams, body: inboundRequest, response: replies(inboundSchema) },
     },
     async (request) => {
-      const changed = await db.transaction(async (tx) => {
+      const changed = await changing(async (tx) => {
         const before = await lockInbound(tx, request.params.id);
         if (!before) throw new AppError(404, 'not_found');
         const [row] = await tx
@@ -248,7 +320,7 @@ export async function nodeRoutes(app: FastifyInstance, options: { db: Database }
     '/inbounds/:id',
     { config: { staff: 'nodes.edit' }, schema: { tags, params: uuidParams, response: replies(noFields) } },
     async (request) => {
-      await db.transaction(async (tx) => {
+      await changing(async (tx) => {
         const before = await lockInbound(tx, request.params.id);
         if (!before) throw new AppError(404, 'not_found');
         await tx.delete(inbounds).where(eq(inbounds.id, before.id));

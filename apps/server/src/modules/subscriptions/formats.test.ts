@@ -1,6 +1,9 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
+  clashDocument,
+  clashSubscription,
   type Credential,
   type Endpoint,
   FORMATS,
@@ -193,6 +196,59 @@ describe('subscription formats', () => {
       for (const member of group.proxies) expect(names.includes(member) || groups.has(member)).toBe(true);
     }
     expect(config.rules.at(-1)).toBe(`MATCH,${TITLE}`);
+  });
+
+  it('gives each slot the Clash Meta file the YAML library would write for it', () => {
+    // Names the operator may give a node, which the YAML library quotes, escapes or folds.
+    const names = [
+      'a: b',
+      '# hash',
+      '*star',
+      "it's",
+      '"quoted"',
+      'yes',
+      '123',
+      '- dash',
+      'tab\there',
+      `${'long name with spaces '.repeat(6)}end`,
+      '🇯🇵 東京',
+    ];
+    const lists = [
+      ENDPOINTS,
+      ENDPOINTS.slice(1, 3),
+      ENDPOINTS.map((endpoint, i) => ({ ...endpoint, name: names[i] ?? endpoint.name })),
+      ENDPOINTS.map((endpoint, i) => ({
+        ...endpoint,
+        name: names[i + 4] ?? endpoint.name,
+        host: names[i + 7] ?? '',
+      })),
+      [
+        {
+          ...(ENDPOINTS[3] as Endpoint),
+          method: '2022-blake3-aes-256-gcm',
+          serverKey: randomBytes(32).toString('base64'),
+        },
+      ],
+    ];
+    for (let i = 0; i < 300; i++) {
+      // Secrets of every shape base64 gives: with `+` and `/`, starting with a digit, a sign or a slash.
+      const credential: Credential = { uuid: randomUUID(), secret: randomBytes(32).toString('base64') };
+      for (const [index, endpoints] of lists.entries()) {
+        const title = index % 2 ? TITLE : 'Sky: way #1';
+        expect(clashSubscription(endpoints, credential, title)).toBe(
+          clashDocument(endpoints, credential, title),
+        );
+      }
+    }
+    // A credential of another shape is written by the library itself, as it is.
+    for (const odd of [
+      { uuid: 'not-a-uuid', secret: CREDENTIAL.secret },
+      { uuid: CREDENTIAL.uuid, secret: 'true' },
+      { uuid: CREDENTIAL.uuid, secret: '1234567890123456789012345678901234567890123' },
+    ]) {
+      expect(clashSubscription(ENDPOINTS, odd, TITLE)).toBe(clashDocument(ENDPOINTS, odd, TITLE));
+      expect(parse(clashSubscription(ENDPOINTS, odd, TITLE)).proxies[2].password).toBe(odd.secret);
+    }
   });
 
   it('gives a sing-box configuration whose outbounds and route hold together', () => {

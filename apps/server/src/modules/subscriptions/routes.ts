@@ -3,8 +3,8 @@ import type { Database } from '../../db/client.ts';
 import type { LimitCounters } from '../limits/counters.ts';
 import { siteOrigin } from '../orders/return-path.ts';
 import { type Format, FORMATS, formatForUserAgent } from './formats.ts';
+import type { FetchLog } from './fetch-log.ts';
 import { subscriptionPage } from './page.ts';
-import { recordFetch } from './repository.ts';
 import { subscriptionFor } from './service.ts';
 
 /** Fetches of one link per hour: an app polls every few hours; more is a leak being scraped. */
@@ -34,7 +34,14 @@ const wantsPage = (request: FastifyRequest) => /\btext\/html\b/.test(String(requ
  */
 export async function subscriptionRoutes(
   app: FastifyInstance,
-  options: { db: Database; counters: LimitCounters; siteName: string; publicUrl: string | undefined },
+  options: {
+    db: Database;
+    counters: LimitCounters;
+    /** Where each fetch is logged, in batches. */
+    fetchLog: FetchLog;
+    siteName: string;
+    publicUrl: string | undefined;
+  },
 ): Promise<void> {
   const notFound = (reply: FastifyReply) =>
     reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('not found\n');
@@ -60,7 +67,7 @@ export async function subscriptionRoutes(
         .type('text/plain; charset=utf-8')
         .send('too many requests\n');
     }
-    await recordFetch(options.db, {
+    options.fetchLog.record({
       slotId: found.slotId,
       at: now,
       ip: request.ip,
@@ -80,7 +87,10 @@ export async function subscriptionRoutes(
     }
     return reply
       .type(CONTENT_TYPES[format])
-      .header('subscription-userinfo', `upload=0; download=0; total=0; expire=${found.expire}`)
+      .header(
+        'subscription-userinfo',
+        `upload=${found.usage.upload}; download=${found.usage.download}; total=0; expire=${found.expire}`,
+      )
       .header('profile-update-interval', String(UPDATE_HOURS))
       .header('profile-title', `base64:${Buffer.from(options.siteName).toString('base64')}`)
       .header('profile-web-page-url', `${origin}/devices`)

@@ -2,8 +2,11 @@ import { isLanguage, type Language } from '@skyway/shared/languages';
 import type { Database } from '../../db/client.ts';
 import { usableSlots } from '../access/slots.ts';
 import { hashToken } from '../devices/tokens.ts';
+import { mayUseNode } from '../nodes/eligibility.ts';
+import { NO_USAGE, type SlotUsage, usageThisPeriod } from '../traffic/usage.ts';
 import { type Credential, type Endpoint, type Format, render } from './formats.ts';
-import { enabledEndpoints, type SlotAccess, slotByTokenHash } from './repository.ts';
+import { cachedEnabledEndpoints } from './endpoints-cache.ts';
+import { type SlotAccess, slotByTokenHash } from './repository.ts';
 
 /** Why a slot serves no servers: its account's access ended, was disabled, or does not cover it. */
 export type SlotState = 'active' | 'expired' | 'disabled' | 'beyond_connections' | 'no_servers';
@@ -38,6 +41,8 @@ export interface Subscription {
   body: string;
   /** For `subscription-userinfo`: the access's end, unix seconds (0: none). */
   expire: number;
+  /** For `subscription-userinfo`: the slot's traffic this period. */
+  usage: SlotUsage;
 }
 
 function stateOf(access: SlotAccess, now: Date): Exclude<SlotState, 'no_servers'> {
@@ -86,10 +91,8 @@ export async function subscriptionFor(
   let endpoints: Endpoint[] = [];
   if (state === 'active') {
     const connections = usableSlots(access.user, request.now);
-    endpoints = (await enabledEndpoints(deps.db)).filter(
-      (endpoint) =>
-        endpoint.minConnections <= connections &&
-        (endpoint.periods === null || (access.period !== null && endpoint.periods.includes(access.period))),
+    endpoints = (await cachedEnabledEndpoints(deps.db)).filter((endpoint) =>
+      mayUseNode(endpoint, { period: access.period, connections }),
     );
     if (endpoints.length === 0) state = 'no_servers';
   }
@@ -97,11 +100,13 @@ export async function subscriptionFor(
     endpoints = [noticeEndpoint(NOTICES[state][language].replace('{site}', `${request.origin}/buy`))];
   }
   const credential: Credential = { uuid: access.slot.credential, secret: access.slot.secret };
+  const usage = await usageThisPeriod(deps.db, [access.slot.id], request.now);
   return {
     slotId: access.slot.id,
     state,
     language,
     body: render(request.format, endpoints, credential, deps.siteName),
     expire: access.user.expireAt ? Math.floor(access.user.expireAt.getTime() / 1000) : 0,
+    usage: usage.get(access.slot.id) ?? NO_USAGE,
   };
 }

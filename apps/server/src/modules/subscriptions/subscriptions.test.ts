@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { deviceSlots, subscriptionFetches } from '../../db/schema/index.ts';
@@ -11,6 +11,7 @@ import {
   webCaller,
 } from '../../testing/test-app.ts';
 import { inAccountTransaction } from '../access/access.ts';
+import { ENDPOINTS_TTL_MS } from './endpoints-cache.ts';
 import { FETCHES_PER_HOUR } from './routes.ts';
 
 const REALITY_KEY = 'Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw';
@@ -18,6 +19,8 @@ const REALITY_KEY = 'Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw';
 describe('subscription links', () => {
   let t: TestApp;
   let admin: SignedInStaff;
+  let hkId: string;
+  let ssInboundId: string;
   const web = webCaller(
     () => t.app,
     () => newClientAddress(),
@@ -29,6 +32,7 @@ describe('subscription links', () => {
     const hk = (
       await admin.call('POST', '/nodes', { name: 'Hong Kong 1', region: 'HK', host: 'hk1.example.com' })
     ).json().data;
+    hkId = hk.id;
     await admin.call('POST', `/nodes/${hk.id}/inbounds`, {
       protocol: 'vless',
       port: 443,
@@ -39,13 +43,15 @@ describe('subscription links', () => {
       reality_public_key: REALITY_KEY,
       reality_short_id: 'ab12',
     });
-    await admin.call('POST', `/nodes/${hk.id}/inbounds`, {
-      protocol: 'shadowsocks',
-      port: 8388,
-      transport: 'tcp',
-      security: 'none',
-      method: '2022-blake3-aes-256-gcm',
-    });
+    ssInboundId = (
+      await admin.call('POST', `/nodes/${hk.id}/inbounds`, {
+        protocol: 'shadowsocks',
+        port: 8388,
+        transport: 'tcp',
+        security: 'none',
+        method: '2022-blake3-aes-256-gcm',
+      })
+    ).json().data.id;
     // Only for customers with 3 connections or more.
     const premium = (
       await admin.call('POST', '/nodes', {
@@ -95,6 +101,8 @@ describe('subscription links', () => {
     ]);
     expect(config.proxies[0]?.uuid).toBe(slot?.credential);
     const expire = Math.floor((user.expireAt?.getTime() ?? 0) / 1000);
+    // Fetches are logged in batches: written within a second, or now.
+    await t.app.subscriptionFetches.flush();
     const [row] = await t.database.db
       .select()
       .from(deviceSlots)
@@ -186,11 +194,78 @@ describe('subscription links', () => {
     const refused = await fetchAs(path);
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    await t.app.subscriptionFetches.flush();
     const logged = await t.database.db
       .select()
       .from(subscriptionFetches)
       .where(eq(subscriptionFetches.slotId, slot?.id ?? ''));
     expect(logged).toHaveLength(FETCHES_PER_HOUR);
     expect(logged[0]).toMatchObject({ userAgent: 'clash-verge/v2', format: 'clash' });
+  });
+  it('logs fetches in batches: every one, with each slot’s latest as its last fetch', async () => {
+    const first = await device();
+    const second = await device();
+    const sent: string[] = [];
+    for (let i = 0; i < 5; i++) sent.push((await fetchAs(first.path, { 'user-agent': `mihomo/${i}` })).body);
+    for (let i = 0; i < 3; i++) sent.push((await fetchAs(`${second.path}/base64`)).body);
+    expect(sent).toHaveLength(8);
+    await t.app.subscriptionFetches.flush();
+    expect(t.app.subscriptionFetches.pending()).toBe(0);
+    const logged = await t.database.db
+      .select()
+      .from(subscriptionFetches)
+      .where(inArray(subscriptionFetches.slotId, [first.id, second.id]))
+      .orderBy(asc(subscriptionFetches.id));
+    // In the order they were served.
+    expect(logged.filter((row) => row.slotId === first.id).map((row) => row.userAgent)).toEqual([
+      'mihomo/0',
+      'mihomo/1',
+      'mihomo/2',
+      'mihomo/3',
+      'mihomo/4',
+    ]);
+    expect(logged.filter((row) => row.slotId === second.id).map((row) => row.format)).toEqual([
+      'base64',
+      'base64',
+      'base64',
+    ]);
+    const slots = await t.database.db
+      .select()
+      .from(deviceSlots)
+      .where(inArray(deviceSlots.id, [first.id, second.id]));
+    for (const slot of slots) {
+      const latest = Math.max(
+        ...logged.filter((row) => row.slotId === slot.id).map((row) => row.at.getTime()),
+      );
+      expect(slot.lastFetchAt?.getTime()).toBe(latest);
+    }
+  });
+
+  it('serves a node’s change in the back office from the next fetch, though the list is kept', async () => {
+    const { path } = await device();
+    const names = async () =>
+      (parse((await fetchAs(`${path}/clash`)).body) as { proxies: { name: string }[] }).proxies.map(
+        (p) => p.name,
+      );
+    expect(await names()).toEqual(['Hong Kong 1 VLESS 443', 'Hong Kong 1 SHADOWSOCKS 8388']);
+    // Well within the time the list is kept: only the back office's change makes it read again.
+    expect(ENDPOINTS_TTL_MS).toBeGreaterThanOrEqual(1_000);
+    expect((await admin.call('PATCH', `/nodes/${hkId}`, { enabled: false })).statusCode).toBe(200);
+    const gone = parse((await fetchAs(`${path}/clash`)).body) as { proxies: { name: string }[] };
+    expect(gone.proxies.map((p) => p.name)).toEqual(['No servers yet: try again soon']);
+    expect((await admin.call('PATCH', `/nodes/${hkId}`, { enabled: true })).statusCode).toBe(200);
+    expect(await names()).toEqual(['Hong Kong 1 VLESS 443', 'Hong Kong 1 SHADOWSOCKS 8388']);
+    // An inbound turned off and on again, likewise.
+    const inbound = {
+      protocol: 'shadowsocks',
+      port: 8388,
+      transport: 'tcp',
+      security: 'none',
+      method: '2022-blake3-aes-256-gcm',
+    };
+    await admin.call('PATCH', `/inbounds/${ssInboundId}`, { ...inbound, enabled: false });
+    expect(await names()).toEqual(['Hong Kong 1']);
+    await admin.call('PATCH', `/inbounds/${ssInboundId}`, { ...inbound, enabled: true });
+    expect(await names()).toEqual(['Hong Kong 1 VLESS 443', 'Hong Kong 1 SHADOWSOCKS 8388']);
   });
 });

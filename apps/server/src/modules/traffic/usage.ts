@@ -1,4 +1,8 @@
-/** What a slot's credential has sent and received, in bytes. */
+import { and, gte, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { trafficHourly } from '../../db/schema/index.ts';
+
+/** What a slot's credential has sent and received, in bytes charged at the nodes' rates. */
 export interface SlotUsage {
   upload: number;
   download: number;
@@ -7,11 +11,29 @@ export interface SlotUsage {
 /** A slot with no traffic. */
 export const NO_USAGE: SlotUsage = Object.freeze({ upload: 0, download: 0 });
 
+/** The period usage is counted in: the calendar month (UTC) a moment falls in. */
+export const periodStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+
 /**
- * Each slot's usage in its account's current period, for the console, the back office and the
- * `subscription-userinfo` header. Nodes do not report traffic yet (the node API and its traffic ledger
- * come next); until they do, no slot has moved a byte, and this is the one place that says so.
+ * Each slot's usage this period, from the traffic ledger (every node, every hour since the month
+ * began): for the console, the back office and the `subscription-userinfo` header.
  */
-export function usageThisPeriod(slotIds: readonly string[]): Promise<Map<string, SlotUsage>> {
-  return Promise.resolve(new Map(slotIds.map((id) => [id, NO_USAGE])));
+export async function usageThisPeriod(
+  db: Database,
+  slotIds: readonly string[],
+  now: Date,
+): Promise<Map<string, SlotUsage>> {
+  if (slotIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      slotId: trafficHourly.slotId,
+      upload: sql<string>`sum(${trafficHourly.upload})`,
+      download: sql<string>`sum(${trafficHourly.download})`,
+    })
+    .from(trafficHourly)
+    .where(and(inArray(trafficHourly.slotId, [...slotIds]), gte(trafficHourly.hour, periodStart(now))))
+    .groupBy(trafficHourly.slotId);
+  return new Map(
+    rows.map((row) => [row.slotId, { upload: Number(row.upload), download: Number(row.download) }]),
+  );
 }

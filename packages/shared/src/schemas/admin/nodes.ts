@@ -23,6 +23,8 @@ const nodeFields = z.object({
   /** The plans whose customers may use it; null: every plan. */
   periods: z.array(z.enum(PERIOD_NAMES)).min(1).nullable().default(null),
   min_connections: z.number().int().min(1).max(1000).default(1),
+  /** What a customer is charged per byte moved through it, in percent (a premium route: more). */
+  rate_percent: z.number().int().min(0).max(10_000).default(100),
 });
 export const nodeCreateRequest = nodeFields;
 export const nodePatchRequest = nodeFields
@@ -110,10 +112,27 @@ export const nodeSchema = z.object({
   sort_order: z.number().int(),
   periods: z.array(z.string()).nullable(),
   min_connections: z.number().int(),
+  rate_percent: z.number().int(),
+  /** Whether the node has an API token (its agent can connect); the token is shown only once. */
+  token_issued: z.boolean(),
+  /** The agent's last call, and what its last status said. */
+  last_seen_at: isoTime.nullable(),
+  status: z
+    .object({
+      load: z.tuple([z.number(), z.number(), z.number()]),
+      memory: z.object({ total: z.number(), used: z.number() }),
+      agent_version: z.string(),
+      core: z.string(),
+      uptime: z.number(),
+    })
+    .nullable(),
   created_at: isoTime,
   updated_at: isoTime,
   inbounds: z.array(inboundSchema),
 });
+
+/** Reply of issuing a node's API token: the token, this once (the server keeps only its hash). */
+export const nodeTokenSchema = z.object({ token: z.string() });
 
 type Protocol = (typeof PROTOCOLS)[number];
 type Transport = (typeof TRANSPORTS)[number];

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import type {
+  nodeConfigSchema,
+  nodeCredentialSchema,
+  nodeCredentialsSchema,
+  nodeReportRequest,
+} from '@skyway/shared/schemas/node-api';
+import type { Database } from '../../db/client.ts';
+import type { NodeRow } from '../../db/schema/index.ts';
+import { settledRevision } from '../access/revisions.ts';
+import { usableSlots } from '../access/slots.ts';
+import { mayUseNode } from '../nodes/eligibility.ts';
+import {
+  activeSlotsWithAccess,
+  applyReport,
+  changedSlotsWithAccess,
+  enabledInbounds,
+  type SlotWithAccess,
+} from './repository.ts';
+
+/** How often agents report traffic, and pull when their change stream is down (seconds). */
+export const REPORT_INTERVAL_SECONDS = 60;
+export const PULL_INTERVAL_SECONDS = 60;
+
+type NodeConfig = z.infer<typeof nodeConfigSchema>;
+
+/** What the node serves, and its ETag (a hash of it: any change of an inbound is a new one). */
+export async function nodeConfig(db: Database, node: NodeRow): Promise<{ config: NodeConfig; etag: string }> {
+  const rows = await enabledInbounds(db, node.id);
+  const config: NodeConfig = {
+    node: { id: node.id, name: node.name, host: node.host },
+    inbounds: rows.map((row) => ({
+      id: row.id,
+      tag: `${row.protocol}-${row.port}`,
+      protocol: row.protocol as NodeConfig['inbounds'][number]['protocol'],
+      port: row.port,
+      transport: row.transport as NodeConfig['inbounds'][number]['transport'],
+      path: row.path,
+      security: row.security as NodeConfig['inbounds'][number]['security'],
+      server_name: row.serverName,
+      flow: row.flow as NodeConfig['inbounds'][number]['flow'],
+      reality_public_key: row.realityPublicKey,
+      reality_short_id: row.realityShortId,
+      method: row.method as NodeConfig['inbounds'][number]['method'],
+      server_key: row.serverKey,
+    })),
+    report_interval: REPORT_INTERVAL_SECONDS,
+    pull_interval: PULL_INTERVAL_SECONDS,
+  };
+  const etag = `"${createHash('sha256').update(JSON.stringify(config)).digest('base64url')}"`;
+  return { config, etag };
+}
+
+const credentialOf = (slot: SlotWithAccess): z.infer<typeof nodeCredentialSchema> => ({
+  id: slot.id,
+  email: slot.id,
+  uuid: slot.credential,
+  password: slot.secret,
+});
+
+/** Whether a slot's credential may connect to the node now. */
+function admitted(node: NodeRow, slot: SlotWithAccess, now: Date): boolean {
+  const connections = usableSlots(slot.user, now);
+  return (
+    slot.active && slot.position <= connections && mayUseNode(node, { period: slot.period, connections })
+  );
+}
+
+/**
+ * The credentials the node must hold, as the changes since the revision it has, or the whole list
+ * when it has none, or when who may use the node changed after it (the node's own revision). Each
+ * change is the slot's state now, so a change sent twice does no harm.
+ */
+export async function nodeCredentials(
+  db: Database,
+  node: NodeRow,
+  since: number,
+  now: Date,
+): Promise<z.infer<typeof nodeCredentialsSchema>> {
+  const revision = await settledRevision(db);
+  const full = since === 0 || since < node.revision || since > revision;
+  // The plan decides only for a node that takes some plans (nodes/eligibility.ts).
+  const withPlan = node.periods !== null;
+  if (full) {
+    const slots = await activeSlotsWithAccess(db, withPlan);
+    return {
+      revision,
+      full,
+      upsert: slots.filter((slot) => admitted(node, slot, now)).map(credentialOf),
+      remove: [],
+    };
+  }
+  const changed = await changedSlotsWithAccess(db, since, withPlan);
+  const upsert = [];
+  const remove = [];
+  for (const slot of changed) {
+    if (admitted(node, slot, now)) upsert.push(credentialOf(slot));
+    else remove.push(slot.id);
+  }
+  return { revision, full, upsert, remove };
+}
+
+/** The start of the hour a moment falls in: the ledger's unit. */
+export const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
+
+/**
+ * Applies a node's report once, its bytes charged at the node's rate, in the hour its window ended
+ * (by the node's clock, unless that is ahead of ours).
+ */
+export async function receiveReport(
+  db: Database,
+  node: NodeRow,
+  report: z.infer<typeof nodeReportRequest>,
+  now: Date,
+): Promise<boolean> {
+  const charge = (bytes: number) => Math.round((bytes * node.ratePercent) / 100);
+  const to = new Date(Math.min(report.to * 1000, now.getTime()));
+  return applyReport(db, {
+    nodeId: node.id,
+    sequence: report.sequence,
+    from: new Date(Math.min(report.from * 1000, to.getTime())),
+    to,
+    hour: hourOf(to),
+    ratePercent: node.ratePercent,
+    traffic: report.traffic.map((slot) => ({
+      id: slot.id,
+      upload: charge(slot.upload),
+      download: charge(slot.download),
+    })),
+  });
+}
