@@ -145,7 +145,8 @@ const zh: Catalogue = {
   staff_invited: '邀请已发送',
   node_token_invalid: '此节点令牌无效，请在后台重新生成',
   node_disabled: '此节点已在后台停用',
-  uniproxy_unsupported: 'V2bX 与 XrayR 无法运行此入站（REALITY 与 Shadowsocks 2022 需使用节点代理），请选择其他 node_type',
+  uniproxy_unsupported:
+    'V2bX 与 XrayR 无法运行此入站（REALITY 与 Shadowsocks 2022 需使用节点代理），请选择其他 node_type',
   node_api_version: '此节点代理使用的节点 API 版本与面板不兼容，请更新代理',
   too_many_requests: '请求过于频繁，请在{retry_after}秒后重试',
   internal_error: '服务器出了点问题，请稍后重试',
@@ -208,7 +209,8 @@ const tw: Catalogue = {
   staff_invited: '邀請已送出',
   node_token_invalid: '此節點權杖無效，請在後台重新產生',
   node_disabled: '此節點已在後台停用',
-  uniproxy_unsupported: 'V2bX 與 XrayR 無法執行此入站（REALITY 與 Shadowsocks 2022 需使用節點代理），請選擇其他 node_type',
+  uniproxy_unsupported:
+    'V2bX 與 XrayR 無法執行此入站（REALITY 與 Shadowsocks 2022 需使用節點代理），請選擇其他 node_type',
   node_api_version: '此節點代理使用的節點 API 版本與面板不相容，請更新代理',
   too_many_requests: '請求過於頻繁，請在{retry_after}秒後重試',
   internal_error: '伺服器出了點問題，請稍後重試',
