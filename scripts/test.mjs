@@ -82,7 +82,8 @@ function hasChineseFont() {
 
 /**
  * Debian's packages the tests run: Chromium for the browser tests, CJK fonts so the zh and tw
- * screenshots show text, and v2ray, the real proxy core our share links are tried on.
+ * screenshots show text, and v2ray, the real proxy core our share links and the node agent are
+ * tried on.
  */
 function ensureTestPackages() {
   const missing = [
@@ -107,6 +108,7 @@ await vitest(
   process.env.TEST_DATABASE_URL ? 'server (PGlite + PostgreSQL)' : 'server (PGlite)',
   'apps/server',
 );
+await vitest('node agent (v2ray)', 'apps/node-agent');
 await vitest('web', 'apps/web');
 await step('web build', async () => (ensureWebBuild(), { code: 0 }));
 await step('back office build', async () => (ensureAdminBuild(), { code: 0 }));

@@ -1,0 +1,260 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { deviceSlots, trafficHourly } from '../../server/src/db/schema/index.ts';
+import { deactivateLapsedSlots } from '../../server/src/modules/access/slots.ts';
+import { type SignedInStaff, signedInStaff } from '../../server/src/testing/staff.ts';
+import {
+  newClientAddress,
+  signedInUser,
+  startTestApp,
+  type TestApp,
+  webCaller,
+} from '../../server/src/testing/test-app.ts';
+import { Agent } from './agent.ts';
+import { createCoreDriver } from './core/create-driver.ts';
+import type { NodeInbound } from './core/driver.ts';
+import { sleep } from './lib/wait.ts';
+import { memoryLogger } from './log.ts';
+import { PanelClient } from './panel/panel-client.ts';
+import { freePort } from './testing/ports.ts';
+import { clientOutbound, fetchThroughCore, startPage, V2RAY_BIN } from './testing/v2ray-client.ts';
+
+/*
+ * The whole delivery on loopback: the real panel (the server's app on a test database, listening),
+ * one agent following it, and Debian's v2ray as the node's core. A customer buys in the sandbox and
+ * fetches a page through the node with the credential their subscription link gives; the access
+ * ends, the slot is regenerated, traffic is reported, the agent dies mid-report: each reaches the
+ * node, and the ledger, as it should.
+ */
+const PAGE_BYTES = 256 * 1024;
+/** The issue's promise: a change reaches a connected node within 10 s. */
+const WITHIN_MS = 10_000;
+
+let page: { url: string; body: string; server: Server };
+let t: TestApp;
+let panelUrl: string;
+let admin: SignedInStaff;
+let nodeToken: string;
+const stateDirs: string[] = [];
+const web = webCaller(
+  () => t.app,
+  () => newClientAddress(),
+);
+
+beforeAll(async () => {
+  page = await startPage(PAGE_BYTES);
+  t = await startTestApp();
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  panelUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  admin = await signedInStaff(t.app, t.database, 'admin');
+  const node = (
+    await admin.call('POST', '/nodes', { name: 'Loopback', region: 'HK', host: '127.0.0.1' })
+  ).json().data as { id: string };
+  await admin.call('POST', `/nodes/${node.id}/inbounds`, {
+    protocol: 'vless',
+    port: await freePort(),
+    transport: 'tcp',
+    security: 'none',
+  });
+  nodeToken = (await admin.call('POST', `/nodes/${node.id}/token`)).json().data.token as string;
+}, 60_000);
+
+afterAll(async () => {
+  page?.server.close();
+  // The agents are stopped; their fetches' pooled keep-alive sockets would hold the close up until
+  // their timeout.
+  t?.app.server.closeAllConnections();
+  await t?.close();
+  for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * The agent's way to the panel, which a test can break for reports: `lost-reply` lets a report reach
+ * the panel and loses its answer, `down` lets none through.
+ */
+const transport = { reports: 'up' as 'up' | 'lost-reply' | 'down' };
+const flakyFetch: typeof fetch = async (input, init) => {
+  const isReport = String(input instanceof Request ? input.url : input).endsWith('/report');
+  if (isReport && transport.reports === 'down') throw new TypeError('fetch failed (panel unreachable)');
+  const reply = await fetch(input, init);
+  if (isReport && transport.reports === 'lost-reply') throw new TypeError('fetch failed (reply lost)');
+  return reply;
+};
+
+function startAgent(stateDir: string, apiPort: number) {
+  const log = memoryLogger();
+  const driver = createCoreDriver(
+    'v2ray',
+    { bin: V2RAY_BIN, stateDir, apiPort, listen: '127.0.0.1', allowPrivateDestinations: true },
+    log,
+  );
+  const panel = new PanelClient({ url: panelUrl, token: nodeToken, agentVersion: 'test', fetch: flakyFetch });
+  const agent = new Agent({
+    panel,
+    driver,
+    stateDir,
+    log,
+    agentVersion: 'test',
+    retry: { baseMs: 50, maxMs: 500 },
+    streamBackoff: { baseMs: 50, maxMs: 500 },
+  });
+  return agent;
+}
+
+function newStateDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'node-agent-journey-'));
+  stateDirs.push(dir);
+  return dir;
+}
+
+/** A new customer who buys a month of one connection at the sandbox checkout; their slot's link. */
+async function buyer() {
+  const { user, token } = await signedInUser(t.database);
+  const order = (
+    await web('/web/order/create', { period: 'month', connections: 1, pay_method: 'alipay' }, token)
+  ).json().data as { checkout_url: string };
+  const paid = await t.app.inject({
+    method: 'POST',
+    url: `${new URL(order.checkout_url, panelUrl).pathname}/pay`,
+  });
+  expect(paid.statusCode).toBe(303);
+  return { user, token, ...(await link(token)) };
+}
+
+/** The customer's first slot and what its link gives a Clash Meta app: the node's VLESS server. */
+async function link(token: string) {
+  const devices = (await web('/web/device/list', {}, token)).json().data.devices as {
+    id: string;
+    url: string;
+  }[];
+  const slot = devices[0];
+  if (!slot) throw new Error('no slot');
+  const yaml = await t.app.inject({
+    method: 'GET',
+    url: new URL(slot.url).pathname,
+    headers: { 'user-agent': 'mihomo/1.19.0' },
+  });
+  const proxies = (
+    parse(yaml.body) as { proxies: { type: string; server: string; port: number; uuid: string }[] }
+  ).proxies;
+  const vless = proxies.find((proxy) => proxy.type === 'vless');
+  if (!vless) throw new Error(`no VLESS server in ${yaml.body}`);
+  return { slotId: slot.id, server: vless };
+}
+
+/** A page fetched through the node as the customer's app would, with the link's credential. */
+async function fetchWith(server: { port: number; uuid: string }): Promise<boolean> {
+  const inbound = {
+    protocol: 'vless',
+    port: server.port,
+    transport: 'tcp',
+    security: 'none',
+    path: null,
+  } as NodeInbound;
+  const result = await fetchThroughCore(
+    clientOutbound(inbound, { uuid: server.uuid, password: '' } as never),
+    page.url,
+    4_000,
+  );
+  return result === `200 ${page.body}`;
+}
+
+async function within(check: () => Promise<boolean>, ms = WITHIN_MS): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await sleep(200);
+  }
+  return Date.now() - started;
+}
+
+describe('a node following the panel', () => {
+  let agent: Agent;
+  let stateDir: string;
+  let apiPort: number;
+
+  beforeAll(async () => {
+    stateDir = newStateDir();
+    apiPort = await freePort();
+    agent = startAgent(stateDir, apiPort);
+    await agent.start();
+  }, 60_000);
+  afterAll(() => agent?.stop());
+
+  it('lets a customer in within seconds of paying, and out within seconds of the access ending', async () => {
+    const customer = await buyer();
+    const joined = await within(() => fetchWith(customer.server));
+    expect(joined).toBeLessThan(WITHIN_MS);
+
+    // Staff take the month back: the access has ended.
+    await admin.call('POST', `/users/${customer.user.id}/time`, {
+      days: -40,
+      hours: 0,
+      reason: 'test: refunded',
+    });
+    await deactivateLapsedSlots(t.database.db, new Date());
+    const left = await within(async () => !(await fetchWith(customer.server)));
+    expect(left).toBeLessThan(WITHIN_MS);
+  }, 60_000);
+
+  it('refuses a regenerated slot’s old credential and lets the new one in', async () => {
+    const customer = await buyer();
+    await within(() => fetchWith(customer.server));
+    await web('/web/device/regenerate', { id: customer.slotId }, customer.token);
+    const renewed = await link(customer.token);
+    expect(renewed.server.uuid).not.toBe(customer.server.uuid);
+    await within(async () => !(await fetchWith(customer.server)));
+    await within(() => fetchWith(renewed.server));
+  }, 60_000);
+
+  it('counts the bytes of downloads once, through a lost answer and an agent killed mid-report', async () => {
+    const customer = await buyer();
+    await within(() => fetchWith(customer.server));
+    // Whatever the first fetches moved is reported and out of the way.
+    await agent.report();
+    expect(await agent.reportsSent()).toBe(true);
+    const ledger = async () => {
+      const rows = await t.database.db
+        .select()
+        .from(trafficHourly)
+        .where(eq(trafficHourly.slotId, customer.slotId));
+      return rows.reduce((sum, row) => sum + row.download, 0);
+    };
+    const before = await ledger();
+
+    // Two pages; their report reaches the panel, but its answer is lost: the agent keeps it.
+    expect(await fetchWith(customer.server)).toBe(true);
+    expect(await fetchWith(customer.server)).toBe(true);
+    transport.reports = 'lost-reply';
+    await agent.report();
+    expect(await agent.reportsSent(1_000)).toBe(false);
+    // One more page; the panel is unreachable now, and the agent dies before it is back.
+    transport.reports = 'down';
+    expect(await fetchWith(customer.server)).toBe(true);
+    await agent.report();
+    await agent.stop({ flush: false });
+
+    // A new agent on the same state folder sends both: the first again (applied once), then the second.
+    transport.reports = 'up';
+    agent = startAgent(stateDir, apiPort);
+    await agent.start();
+    expect(await agent.reportsSent()).toBe(true);
+
+    const moved = (await ledger()) - before;
+    // Three pages and the core's framing: at least the bytes, never counted twice.
+    expect(moved).toBeGreaterThanOrEqual(3 * PAGE_BYTES);
+    expect(moved).toBeLessThan(3 * PAGE_BYTES * 1.1);
+    const devices = (await web('/web/device/list', {}, customer.token)).json().data.devices as {
+      download: number;
+    }[];
+    expect(devices[0]?.download).toBe(await ledger());
+    const [slot] = await t.database.db.select().from(deviceSlots).where(eq(deviceSlots.id, customer.slotId));
+    expect(slot?.active).toBe(true);
+  }, 90_000);
+});
