@@ -15,6 +15,7 @@ import { DASHBOARD_JOB, rollUpDashboard } from './modules/dashboard/service.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { createNodeEvents } from './modules/node-api/events.ts';
 import { nodeApiRoutes } from './modules/node-api/routes.ts';
+import { uniproxyRoutes } from './modules/uniproxy/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
 import { createFetchLog } from './modules/subscriptions/fetch-log.ts';
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts';
@@ -201,6 +202,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   const nodeEvents = createNodeEvents(db, app.log);
   app.addHook('preClose', async () => nodeEvents.close());
   await app.register(nodeApiRoutes, { db, events: nodeEvents });
+  await app.register(uniproxyRoutes, { db });
   const provider = createPaymentProvider(config);
   await app.register(orderRoutes, {
     db,

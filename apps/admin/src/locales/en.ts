@@ -221,6 +221,7 @@ export const en = {
   deleteNodeConfirm:
     'Delete {{name}} and its {{count}} inbounds? Customers’ apps stop listing it at their next update.',
   nodeName: 'Name',
+  nodeNumber: 'Node ID',
   region: 'Region',
   host: 'Host',
   hostHint: 'The host name or IP address that clients dial',
@@ -234,6 +235,7 @@ export const en = {
   minConnectionsHint: 'A premium node: only customers who bought at least this many connections',
   ratePercent: 'Traffic rate',
   agent: 'Agent',
+  trafficThisPeriod: 'Traffic this month',
   agentNever: 'Not connected yet',
   noToken: 'No token',
   issueToken: 'Issue token',
@@ -245,6 +247,7 @@ export const en = {
   nodeTokenTitle: 'API token of {{name}}',
   nodeTokenOnce:
     'Put it in the node agent’s configuration (NODE_TOKEN). It is shown this once: only its hash is kept.',
+  nodeTokenUniProxy: 'For V2bX or XrayR: ApiKey is this token, NodeID is {{number}}.',
   ratePercentHint: 'What customers are charged per byte moved through this node (100% = as moved)',
   inboundCount: 'Inbounds',
   edit: 'Edit',

@@ -220,6 +220,7 @@ export const tw: Texts = {
   deleteNodeConfirm:
     '確定刪除 {{name}} 及其 {{count}} 個入站嗎？使用者的應用程式下次更新訂閱時將不再列出它。',
   nodeName: '名稱',
+  nodeNumber: '節點 ID',
   region: '地區',
   host: '位址',
   hostHint: '用戶端連線的網域名稱或 IP 位址',
@@ -233,6 +234,7 @@ export const tw: Texts = {
   minConnectionsHint: '進階節點：僅限購買了至少這麼多連線數的使用者',
   ratePercent: '流量倍率',
   agent: '節點代理',
+  trafficThisPeriod: '本月流量',
   agentNever: '尚未連線',
   noToken: '無權杖',
   issueToken: '產生權杖',
@@ -242,6 +244,7 @@ export const tw: Texts = {
   revokeTokenConfirm: '{{name}} 的代理將從下次請求起被拒絕。',
   nodeTokenTitle: '{{name}} 的 API 權杖',
   nodeTokenOnce: '請將其填入節點代理的設定（NODE_TOKEN）。權杖只顯示這一次：系統僅保存其雜湊。',
+  nodeTokenUniProxy: '用於 V2bX 或 XrayR：ApiKey 為此權杖，NodeID 為 {{number}}。',
   ratePercentHint: '經此節點的每位元組按此比例計入使用者流量（100% 即按實際計）',
   inboundCount: '入站數',
   edit: '編輯',

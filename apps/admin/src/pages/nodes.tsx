@@ -5,12 +5,18 @@ import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api.ts';
+import { formatBytes } from '@skyway/shared/bytes';
+import type { nodeListItemSchema } from '@skyway/shared/schemas/admin/nodes';
+import type { z } from 'zod';
 import { useCoded } from '../coded.ts';
 import { when } from '../format.ts';
 import { Forbidden } from '../layout.tsx';
 import { useCan } from '../session.ts';
 import { changedInbound, type Inbound, InboundModal } from './inbound-form.tsx';
 import { type Node, NodeModal, NODES_KEY } from './node-form.tsx';
+
+/** A node as the list shows it: with what moved through it this period. */
+type ListedNode = z.infer<typeof nodeListItemSchema>;
 
 type Dialog =
   { kind: 'node'; node: Node | null } | { kind: 'inbound'; node: Node; inbound: Inbound | null } | null;
@@ -100,6 +106,9 @@ function AgentCell(props: { node: Node; editable: boolean }) {
             <Typography.Text code copyable data-testid="node-token">
               {token}
             </Typography.Text>
+            <Typography.Paragraph style={{ marginTop: 16 }}>
+              {t('nodeTokenUniProxy', { number: node.number })}
+            </Typography.Paragraph>
           </>
         ),
       });
@@ -247,14 +256,15 @@ export function NodesPage() {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const result = useQuery({
     queryKey: NODES_KEY,
-    queryFn: () => api<Node[]>('GET', '/nodes'),
+    queryFn: () => api<ListedNode[]>('GET', '/nodes'),
     enabled: can('nodes.view'),
   });
   if (!can('nodes.view')) return <Forbidden />;
   const editable = can('nodes.edit');
   const nodes = result.data ?? [];
   const close = () => setDialog(null);
-  const columns: ColumnsType<Node> = [
+  const columns: ColumnsType<ListedNode> = [
+    { title: t('nodeNumber'), dataIndex: 'number' },
     { title: t('nodeName'), dataIndex: 'name' },
     { title: t('region'), dataIndex: 'region' },
     { title: t('host'), dataIndex: 'host' },
@@ -283,6 +293,11 @@ export function NodesPage() {
     { title: t('minConnections'), dataIndex: 'min_connections' },
     { title: t('ratePercent'), dataIndex: 'rate_percent', render: (rate: number) => `${rate}%` },
     { title: t('inboundCount'), render: (_, node) => node.inbounds.length },
+    {
+      title: t('trafficThisPeriod'),
+      key: 'traffic',
+      render: (_, node) => `↑ ${formatBytes(node.traffic.upload)} · ↓ ${formatBytes(node.traffic.download)}`,
+    },
     { title: t('agent'), key: 'agent', render: (_, node) => <AgentCell node={node} editable={editable} /> },
   ];
   if (editable) {
@@ -314,7 +329,7 @@ export function NodesPage() {
       }
     >
       {result.error && <Alert type="error" title={result.error.message} style={{ marginBottom: 16 }} />}
-      <Table<Node>
+      <Table<ListedNode>
         rowKey="id"
         size="small"
         loading={result.isFetching}

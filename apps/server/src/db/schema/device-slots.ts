@@ -26,6 +26,9 @@ export const deviceSlots = pgTable(
   'device_slots',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    // A stable integer naming the slot to node programs that take only integer user ids (V2bX,
+    // XrayR: the UniProxy compatibility routes), mapped back to the slot when they report traffic.
+    number: bigint('number', { mode: 'number' }).generatedAlwaysAsIdentity(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -57,6 +60,7 @@ export const deviceSlots = pgTable(
       .on(table.userId, table.hwid)
       .where(sql`${table.hwid} is not null`),
     uniqueIndex('device_slots_token_key').on(table.tokenHash),
+    uniqueIndex('device_slots_number_key').on(table.number),
     // What changed since a revision (the nodes' credential list).
     index('device_slots_revision_idx').on(table.revision),
     // The slots job: active slots, to find those whose access has lapsed.

@@ -10,6 +10,7 @@ import {
   nodeCreateRequest,
   SS_KEY_BYTES,
   nodePatchRequest,
+  nodeListItemSchema,
   nodeSchema,
   nodeTokenSchema,
 } from '@skyway/shared/schemas/admin/nodes';
@@ -22,6 +23,7 @@ import { signedInStaff } from '../../plugins/staff-auth.ts';
 import { holdRevisions, nextRevision } from '../access/revisions.ts';
 import { type AuditedChange, recordAudit } from '../audit/repository.ts';
 import { hashToken } from '../devices/tokens.ts';
+import { NO_USAGE, nodeUsageThisPeriod } from '../traffic/usage.ts';
 import { forgetEnabledEndpoints } from '../subscriptions/endpoints-cache.ts';
 import { findNode, listNodes, lockInbound, lockNode, type NodeWithInbounds } from './repository.ts';
 
@@ -46,6 +48,7 @@ function presentInbound(row: InboundRow): z.infer<typeof inboundSchema> {
 function presentNode(row: NodeWithInbounds): z.infer<typeof nodeSchema> {
   return {
     id: row.id,
+    number: row.number,
     name: row.name,
     region: row.region,
     host: row.host,
@@ -133,8 +136,14 @@ export async function nodeRoutes(app: FastifyInstance, options: { db: Database }
 
   routes.get(
     '/nodes',
-    { config: { staff: 'nodes.view' }, schema: { tags, response: replies(z.array(nodeSchema)) } },
-    async (request) => ok(request, (await listNodes(db)).map(presentNode)),
+    { config: { staff: 'nodes.view' }, schema: { tags, response: replies(z.array(nodeListItemSchema)) } },
+    async (request) => {
+      const [list, usage] = await Promise.all([listNodes(db), nodeUsageThisPeriod(db, new Date())]);
+      return ok(
+        request,
+        list.map((node) => ({ ...presentNode(node), traffic: usage.get(node.id) ?? NO_USAGE })),
+      );
+    },
   );
 
   routes.post(

@@ -37,3 +37,19 @@ export async function usageThisPeriod(
     rows.map((row) => [row.slotId, { upload: Number(row.upload), download: Number(row.download) }]),
   );
 }
+
+/** What moved through each node this period, charged at its rate (the back office's Nodes screen). */
+export async function nodeUsageThisPeriod(db: Database, now: Date): Promise<Map<string, SlotUsage>> {
+  const rows = await db
+    .select({
+      nodeId: trafficHourly.nodeId,
+      upload: sql<string>`sum(${trafficHourly.upload})`,
+      download: sql<string>`sum(${trafficHourly.download})`,
+    })
+    .from(trafficHourly)
+    .where(gte(trafficHourly.hour, periodStart(now)))
+    .groupBy(trafficHourly.nodeId);
+  return new Map(
+    rows.map((row) => [row.nodeId, { upload: Number(row.upload), download: Number(row.download) }]),
+  );
+}

@@ -105,6 +105,8 @@ export const inboundSchema = z.object({
 
 export const nodeSchema = z.object({
   id: z.uuid(),
+  /** The node's stable integer: its `node_id` for UniProxy node programs (V2bX, XrayR). */
+  number: z.number().int(),
   name: z.string(),
   region: z.string(),
   host: z.string(),
@@ -129,6 +131,11 @@ export const nodeSchema = z.object({
   created_at: isoTime,
   updated_at: isoTime,
   inbounds: z.array(inboundSchema),
+});
+
+/** A node in the back office's list: with what moved through it this period (charged bytes). */
+export const nodeListItemSchema = nodeSchema.extend({
+  traffic: z.object({ upload: z.number().int(), download: z.number().int() }),
 });
 
 /** Reply of issuing a node's API token: the token, this once (the server keeps only its hash). */
