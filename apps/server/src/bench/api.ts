@@ -14,6 +14,7 @@ import type { Effort } from './api-measures.ts';
 import { allGoalsHold, describeFigures, summaryTable } from './api-report.ts';
 import { loadAverage, runApiBench } from './api-run.ts';
 import { scratchServerUrl } from '../testing/server-databases.ts';
+import { benchRedisUrl, shownUrl } from './bench-place.ts';
 
 const FULL: Effort = {
   connections: 64,
@@ -25,28 +26,13 @@ const FULL: Effort = {
   settleMs: 3_000,
 };
 const QUICK: Effort = { ...FULL, warmUpMs: 500, loadMs: 2_000, samples: 10, burstMs: 1_000, settleMs: 1_000 };
-/** Redis database of the bench's call ceilings and sign-in counters, unless REDIS_URL names one. */
-const REDIS_DATABASE = 13;
-
-function redisUrl(): string {
-  const url = new URL(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
-  if (url.pathname === '' || url.pathname === '/') url.pathname = `/${REDIS_DATABASE}`;
-  return url.toString();
-}
-
-/** The URL without its password, to say where the run went. */
-function shown(text: string): string {
-  const url = new URL(text);
-  url.password = '';
-  return url.toString();
-}
 
 const adminUrl = scratchServerUrl('bench:api');
 const quick = process.argv.includes('--quick');
 const settings = {
   adminUrl,
   databaseName: 'bench_api',
-  redisUrl: redisUrl(),
+  redisUrl: benchRedisUrl(),
   accounts: quick ? 10_000 : 1_000_000,
   repeats: quick ? 1 : 3,
   effort: quick ? QUICK : FULL,
@@ -58,7 +44,7 @@ console.log(
     `${availableParallelism()} cores, ${loadAverage()}`,
 );
 console.log(
-  `PostgreSQL ${shown(adminUrl)} (database ${settings.databaseName}), Redis ${shown(settings.redisUrl)}`,
+  `PostgreSQL ${shownUrl(adminUrl)} (database ${settings.databaseName}), Redis ${shownUrl(settings.redisUrl)}`,
 );
 const results = await runApiBench(settings, (line) => console.log(line));
 console.log(`\nfinished (${loadAverage()})\n`);

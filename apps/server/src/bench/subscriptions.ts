@@ -23,26 +23,24 @@
 // embedded database (PGlite) instead, in a folder under node_modules/.cache, limits counted in process.
 // `--quick`: 10,000 customers and short runs.
 import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { parse } from 'yaml';
-import { type Database, type DatabaseHandle, openDatabase } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
 import { inbounds, nodes } from '../db/schema/index.ts';
 import { hashToken, subscriptionToken } from '../modules/devices/tokens.ts';
 import { FETCHES_PER_HOUR } from '../modules/subscriptions/routes.ts';
-import { onServer, scratchServerUrl, withDatabase } from '../testing/server-databases.ts';
 import { closedLoop, type LoadFigures, openLoop, type RequestSpec } from './api-load.ts';
 import {
   BENCH_SUBSCRIPTION_KEY,
   buildProduct,
   type Measured,
   startProduct,
-  type Storage,
   workFolder,
 } from './api-processes.ts';
 import { loadAverage } from './api-run.ts';
+import { benchPlace } from './bench-place.ts';
 
 const quick = process.argv.includes('--quick');
 const embedded = process.argv.includes('--embedded');
@@ -56,8 +54,6 @@ const GOAL_PER_SECOND = 1_000;
 const GOAL_P50_MS = 5;
 const OPEN_LOOP_CONNECTIONS = 64;
 const DATABASE_NAME = 'bench_subscriptions';
-/** Redis database of the product's counters, unless REDIS_URL names one (bench:api uses it too). */
-const REDIS_DATABASE = 13;
 
 // ---- the data ----------------------------------------------------------------------------------
 
@@ -212,52 +208,6 @@ async function seed(db: Database, customers: number): Promise<string[]> {
 
 // ---- where it runs -----------------------------------------------------------------------------
 
-interface Place {
-  /** Said with the figures. */
-  description: string;
-  storage: Storage;
-  /** The product's database, opened by the bench (to seed it, and to read the log afterwards). */
-  open(): Promise<DatabaseHandle>;
-  drop(): Promise<void>;
-}
-
-function redisUrl(): string {
-  const url = new URL(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
-  if (url.pathname === '' || url.pathname === '/') url.pathname = `/${REDIS_DATABASE}`;
-  return url.toString();
-}
-
-/** The URL without its password, to say where the run went. */
-function shown(text: string): string {
-  const url = new URL(text);
-  url.password = '';
-  return url.toString();
-}
-
-async function place(): Promise<Place> {
-  if (embedded) {
-    const dataDir = workFolder('bench-subscriptions-data');
-    rmSync(dataDir, { recursive: true, force: true });
-    return {
-      description: `the embedded database (PGlite) in ${dataDir}, limits counted in process`,
-      storage: { dataDir },
-      open: () => openDatabase({ dataDir }),
-      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
-    };
-  }
-  const adminUrl = scratchServerUrl('bench:subscriptions');
-  await onServer(adminUrl, `drop database if exists ${DATABASE_NAME} with (force)`);
-  await onServer(adminUrl, `create database ${DATABASE_NAME}`);
-  const databaseUrl = withDatabase(adminUrl, DATABASE_NAME);
-  const redis = redisUrl();
-  return {
-    description: `PostgreSQL ${shown(databaseUrl)}, limits counted in Redis ${shown(redis)}`,
-    storage: { databaseUrl, redisUrl: redis },
-    open: () => openDatabase({ databaseUrl, dataDir: 'memory://' }),
-    drop: () => onServer(adminUrl, `drop database if exists ${DATABASE_NAME} with (force)`),
-  };
-}
-
 // ---- the fetches -------------------------------------------------------------------------------
 
 /** The apps, by turns: mihomo and Clash Verge (YAML), sing-box's apps (JSON), v2rayN's (base64). */
@@ -343,7 +293,7 @@ console.log(
   `bench:subscriptions${quick ? ' --quick' : ''}${embedded ? ' --embedded' : ''}: ` +
     `${CUSTOMERS.toLocaleString('en-US')} customers; ${availableParallelism()} cores, ${loadAverage()}`,
 );
-const where = await place();
+const where = await benchPlace({ bench: 'bench:subscriptions', database: DATABASE_NAME, embedded });
 console.log(`on ${where.description}`);
 let failed = false;
 let product: Measured | undefined;

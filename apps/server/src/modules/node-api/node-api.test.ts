@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODE_API_VERSION } from '@skyway/shared/schemas/node-api';
-import { deviceSlots, trafficHourly } from '../../db/schema/index.ts';
+import { deviceSlots, orders, trafficHourly, users } from '../../db/schema/index.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
 import {
   newClientAddress,
@@ -14,7 +14,8 @@ import {
 } from '../../testing/test-app.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import { holdRevisions, nextRevision } from '../access/revisions.ts';
-import { deactivateLapsedSlots } from '../access/slots.ts';
+import { deactivateLapsedSlots, usableSlots } from '../access/slots.ts';
+import { mayUseNode } from '../nodes/eligibility.ts';
 
 const VLESS = {
   protocol: 'vless',
@@ -252,6 +253,111 @@ describe('node API', () => {
       expect(opened.full).toBe(true);
     });
 
+    it('admits by the rule of the subscription links, in the full list and in the changes alike', async () => {
+      const open = await node();
+      const annual = await node({ periods: ['year'], min_connections: 2 });
+      const now = Date.now();
+      const at = (hours: number) => new Date(now + hours * 3_600_000);
+      // Each account bought 3 connections (3 active slots); then its access is set as the case says.
+      const cases: { access: Partial<typeof users.$inferInsert>; orders: [string, string, number][] }[] = [
+        { access: {}, orders: [['year', 'paid', -2]] },
+        { access: { connections: 1 }, orders: [['year', 'paid', -2]] },
+        { access: { pendingConnections: 2, pendingFrom: at(-1) }, orders: [['year', 'paid', -2]] },
+        { access: { pendingConnections: 1, pendingFrom: at(1) }, orders: [['year', 'paid', -2]] },
+        { access: { pendingConnections: 2, pendingFrom: null }, orders: [['year', 'paid', -2]] },
+        { access: { revokedAt: at(-1) }, orders: [['year', 'paid', -2]] },
+        { access: { expireAt: at(-1) }, orders: [['year', 'paid', -2]] },
+        { access: { expireAt: null }, orders: [['year', 'paid', -2]] },
+        // The latest paid order decides the plan: not an older paid one, nor a newer unpaid one.
+        {
+          access: {},
+          orders: [
+            ['year', 'paid', -48],
+            ['month', 'paid', -2],
+            ['year', 'unpaid', -1],
+          ],
+        },
+        { access: {}, orders: [] },
+      ];
+      const slots: {
+        slot: typeof deviceSlots.$inferSelect;
+        user: typeof users.$inferSelect;
+        period: string | null;
+      }[] = [];
+      for (const { access, orders: bought } of cases) {
+        const { user } = await customer(3);
+        if (Object.keys(access).length > 0)
+          await t.database.db.update(users).set(access).where(eq(users.id, user.id));
+        for (const [order, [period, status, hours]] of bought.entries()) {
+          await t.database.db.insert(orders).values({
+            id: `rule-${user.id}-${order}`,
+            userId: user.id,
+            period,
+            months: 1,
+            days: 31,
+            connections: 3,
+            unitPrice: 2500,
+            amount: 2500,
+            currency: 'CNY',
+            payMethod: 'alipay',
+            provider: 'sandbox',
+            status,
+            createdAt: at(hours),
+            latestPayAt: at(hours + 1),
+          });
+        }
+        const [stored] = await t.database.db.select().from(users).where(eq(users.id, user.id));
+        const period = [...bought].reverse().find(([, status]) => status === 'paid')?.[0] ?? null;
+        for (const slot of await customerSlots(user.id)) {
+          if (stored) slots.push({ slot, user: stored, period });
+        }
+      }
+      const before = await credentials(open.token);
+      const annualBefore = await credentials(annual.token);
+      // Every one of these slots changes, so that the changes list them all.
+      await t.database.db
+        .update(deviceSlots)
+        .set({ revision: nextRevision })
+        .where(
+          inArray(
+            deviceSlots.id,
+            slots.map(({ slot }) => slot.id),
+          ),
+        );
+
+      const rules: [
+        { token: string },
+        Credentials,
+        { periods: string[] | null; minConnections: number },
+        number,
+      ][] = [
+        [open, before, { periods: null, minConnections: 1 }, 3 + 1 + 2 + 3 + 2 + 3 + 3],
+        [annual, annualBefore, { periods: ['year'], minConnections: 2 }, 3 + 2 + 3 + 2],
+      ];
+      const ours = new Set(slots.map(({ slot }) => slot.id));
+      for (const [target, full, rule, admitted] of rules) {
+        const expected = slots
+          .filter(({ slot, user, period }) => {
+            const connections = usableSlots(user, new Date());
+            return slot.active && slot.position <= connections && mayUseNode(rule, { period, connections });
+          })
+          .map(({ slot }) => slot.id)
+          .sort();
+        // The cases do differ: some slots are let in and some kept out.
+        expect(expected).toHaveLength(admitted);
+        expect(
+          full.upsert
+            .map((entry) => entry.id)
+            .filter((id) => ours.has(id))
+            .sort(),
+        ).toEqual(expected);
+        const delta = await credentials(target.token, full.revision);
+        expect(delta.full).toBe(false);
+        expect(delta.upsert.map((entry) => entry.id).sort()).toEqual(expected);
+        expect(delta.remove.sort()).toEqual([...ours].filter((id) => !expected.includes(id)).sort());
+      }
+    });
+
     it('holds back its answer while a change that took an earlier revision is still committing', async () => {
       const { token } = await node();
       const buyer = await customer(1);
@@ -313,6 +419,12 @@ describe('node API', () => {
       );
       const section = (await admin.call('GET', `/users/${buyer.user.id}/devices`)).json().data;
       expect(JSON.stringify(section)).toContain('30000');
+      // Staff see it per node too.
+      const nodes = (await admin.call('GET', '/nodes')).json().data as {
+        id: string;
+        traffic: { upload: number; download: number };
+      }[];
+      expect(nodes.find((row) => row.id === id)?.traffic).toEqual({ upload: 1500, download: 30_000 });
     });
 
     it('applies 20 concurrent deliveries of one report once', async () => {

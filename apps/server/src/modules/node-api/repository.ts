@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import {
   deviceSlots,
@@ -7,9 +7,7 @@ import {
   type NodeRow,
   type NodeStatus,
   nodes,
-  orders,
   trafficHourly,
-  users,
 } from '../../db/schema/index.ts';
 
 export const nodeByTokenHash = async (db: Database, tokenHash: string): Promise<NodeRow | undefined> =>
@@ -31,92 +29,96 @@ export const enabledInbounds = (db: Database, nodeId: string) =>
     .where(and(eq(inbounds.nodeId, nodeId), eq(inbounds.enabled, true)))
     .orderBy(asc(inbounds.sortOrder), asc(inbounds.port));
 
-const slotColumns = {
-  id: deviceSlots.id,
-  position: deviceSlots.position,
-  active: deviceSlots.active,
-  credential: deviceSlots.credential,
-  secret: deviceSlots.secret,
-};
+/** The rows of a statement: both drivers (pg and PGlite) answer with `rows`; Drizzle's shared type cannot say so. */
+const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows;
 
-const accessColumns = {
-  expireAt: users.expireAt,
-  connections: users.connections,
-  pendingConnections: users.pendingConnections,
-  pendingFrom: users.pendingFrom,
-  revokedAt: users.revokedAt,
-};
-
-/** No plan looked up: the node takes every plan, so the rule does not read it. */
-const noPlan = sql<string | null>`null::text`;
-
-/**
- * The plan of the account's latest paid order (`orders_user_idx`): which nodes it may use. Its names
- * are written out: in a query on `users` alone Drizzle leaves them unqualified, and `id` would be the
- * order's.
- */
-const latestPaidPlan = sql<string | null>`(select paid.period from orders paid
-  where paid.user_id = users.id and paid.status = 'paid'
-  order by paid.created_at desc limit 1)`;
-
-/**
- * Every active slot with what its account's access is now, and, when `withPlan` (the node takes some
- * plans only), the plan of the account's latest paid order. One pass over each table, joined by hash:
- * the plans are read from the paid orders at once, not looked up once per slot (100,000 lookups cost
- * PostgreSQL more than reading the orders, and made the plan costly enough to be JIT-compiled).
- */
-export async function activeSlotsWithAccess(db: Database, withPlan: boolean) {
-  const base = db
-    .select({ ...slotColumns, user: accessColumns, period: noPlan })
-    .from(deviceSlots)
-    .innerJoin(users, eq(users.id, deviceSlots.userId))
-    .where(eq(deviceSlots.active, true));
-  if (!withPlan) return base;
-  const plans = db
-    .selectDistinctOn([orders.userId], { userId: orders.userId, period: orders.period })
-    .from(orders)
-    .where(eq(orders.status, 'paid'))
-    .orderBy(orders.userId, desc(orders.createdAt))
-    .as('plans');
-  return db
-    .select({ ...slotColumns, user: accessColumns, period: plans.period })
-    .from(deviceSlots)
-    .innerJoin(users, eq(users.id, deviceSlots.userId))
-    .leftJoin(plans, eq(plans.userId, users.id))
-    .where(eq(deviceSlots.active, true));
+/** A slot's credential, as every inbound of a node takes it. */
+export interface SlotCredential {
+  id: string;
+  credential: string;
+  secret: string;
 }
 
 /**
- * The slots changed since a revision (`device_slots_revision_idx`), with what their account's access
- * is now and, when `withPlan`, the account's latest paid plan. A change is a few slots among many:
- * each account is looked up by its key (the `limit` keeps PostgreSQL from flattening the lateral
- * subquery into a join, which it would answer by reading every account).
+ * Whether a slot's credential may connect to the node now, in SQL: the rule of the subscription links
+ * (`usableSlots` in access/slots.ts, `mayUseNode` in nodes/eligibility.ts), so that a node is handed
+ * 100,000 credentials without reading every account into the process. The slot is active and within
+ * the connections its account has now (none when revoked or expired; a downgrade's once it is due),
+ * and those are at least the node's fewest; a node for some plans only takes the plan of the
+ * account's latest paid order (`plan`). Time is compared in whole seconds, as the rule's arithmetic
+ * does: an access ending within the current second has ended. Reads `s` (the slot) and `users` (its
+ * account); null counts as no.
  */
-export async function changedSlotsWithAccess(db: Database, since: number, withPlan: boolean) {
-  const account = db
-    .select({ ...accessColumns, period: (withPlan ? latestPaidPlan : noPlan).as('period') })
-    .from(users)
-    .where(eq(users.id, deviceSlots.userId))
-    .limit(1)
-    .as('account');
-  return db
-    .select({
-      ...slotColumns,
-      user: {
-        expireAt: account.expireAt,
-        connections: account.connections,
-        pendingConnections: account.pendingConnections,
-        pendingFrom: account.pendingFrom,
-        revokedAt: account.revokedAt,
-      },
-      period: account.period,
-    })
-    .from(deviceSlots)
-    .innerJoinLateral(account, sql`true`)
-    .where(gt(deviceSlots.revision, since));
+function admitted(node: NodeRow, now: Date, plan: SQL): SQL {
+  // Whole seconds: t is after the current second iff t >= its end, and due within it iff t < its end.
+  const secondEnd = new Date((Math.floor(now.getTime() / 1000) + 1) * 1000);
+  const connections = sql`case when users.revoked_at is null and users.expire_at >= ${secondEnd} then
+      case when users.pending_connections is not null
+        and (users.pending_from is null or users.pending_from < ${secondEnd})
+      then users.pending_connections else users.connections end
+    else 0 end`;
+  const plans =
+    node.periods === null
+      ? sql`true`
+      : node.periods.length === 0
+        ? sql`false`
+        : sql`${plan} in (${sql.join(
+            node.periods.map((period) => sql`${period}`),
+            sql`, `,
+          )})`;
+  return sql`(s.active and greatest(s.position, ${node.minConnections}) <= ${connections} and ${plans})`;
 }
 
-export type SlotWithAccess = Awaited<ReturnType<typeof activeSlotsWithAccess>>[number];
+/**
+ * The credentials the node admits now: every active slot the rule lets in. One pass over the slots and
+ * the accounts, joined by hash; for a node that takes some plans only, the latest paid plan of every
+ * account is read from the paid orders in one pass too (looked up once per slot, 100,000 lookups cost
+ * PostgreSQL more, and made the plan costly enough to be JIT-compiled).
+ */
+export async function admittedCredentials(db: Database, node: NodeRow, now: Date): Promise<SlotCredential[]> {
+  const plans =
+    node.periods === null
+      ? sql``
+      : sql`left join (select distinct on (user_id) user_id, period from orders
+          where status = 'paid' order by user_id, created_at desc) plans on plans.user_id = users.id`;
+  const result = await db.execute(sql`
+    select s.id, s.credential, s.secret
+    from device_slots s
+    join users on users.id = s.user_id
+    ${plans}
+    where ${admitted(node, now, sql`plans.period`)}`);
+  return rowsOf<SlotCredential>(result);
+}
+
+/**
+ * The slots changed since a revision (`device_slots_revision_idx`), each with whether the node admits
+ * it now. A change is a few slots among many: each account is looked up by its key (the `limit` keeps
+ * PostgreSQL from flattening the lateral subquery into a join, which it answers by reading every
+ * account), and so is its latest paid plan (`orders_user_idx`) when the node takes some plans only.
+ * The subquery is named `users`, as the rule reads the account.
+ */
+export async function changedCredentials(
+  db: Database,
+  node: NodeRow,
+  since: number,
+  now: Date,
+): Promise<(SlotCredential & { admitted: boolean })[]> {
+  const plan =
+    node.periods === null
+      ? sql`null::text`
+      : sql`(select paid.period from orders paid where paid.user_id = account.id and paid.status = 'paid'
+          order by paid.created_at desc limit 1)`;
+  const result = await db.execute(sql`
+    select s.id, s.credential, s.secret, coalesce(${admitted(node, now, sql`users.plan`)}, false) as admitted
+    from device_slots s
+    cross join lateral (
+      select account.revoked_at, account.expire_at, account.connections, account.pending_connections,
+        account.pending_from, ${plan} as plan
+      from users account where account.id = s.user_id limit 1
+    ) users
+    where s.revision > ${since}`);
+  return rowsOf<SlotCredential & { admitted: boolean }>(result);
+}
 
 /** One report's bytes per slot, already charged at the node's rate. */
 export interface ChargedTraffic {

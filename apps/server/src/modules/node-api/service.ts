@@ -9,14 +9,12 @@ import type {
 import type { Database } from '../../db/client.ts';
 import type { NodeRow } from '../../db/schema/index.ts';
 import { settledRevision } from '../access/revisions.ts';
-import { usableSlots } from '../access/slots.ts';
-import { mayUseNode } from '../nodes/eligibility.ts';
 import {
-  activeSlotsWithAccess,
+  admittedCredentials,
   applyReport,
-  changedSlotsWithAccess,
+  changedCredentials,
   enabledInbounds,
-  type SlotWithAccess,
+  type SlotCredential,
 } from './repository.ts';
 
 /** How often agents report traffic, and pull when their change stream is down (seconds). */
@@ -52,25 +50,18 @@ export async function nodeConfig(db: Database, node: NodeRow): Promise<{ config:
   return { config, etag };
 }
 
-const credentialOf = (slot: SlotWithAccess): z.infer<typeof nodeCredentialSchema> => ({
+const credentialOf = (slot: SlotCredential): z.infer<typeof nodeCredentialSchema> => ({
   id: slot.id,
   email: slot.id,
   uuid: slot.credential,
   password: slot.secret,
 });
 
-/** Whether a slot's credential may connect to the node now. */
-function admitted(node: NodeRow, slot: SlotWithAccess, now: Date): boolean {
-  const connections = usableSlots(slot.user, now);
-  return (
-    slot.active && slot.position <= connections && mayUseNode(node, { period: slot.period, connections })
-  );
-}
-
 /**
  * The credentials the node must hold, as the changes since the revision it has, or the whole list
  * when it has none, or when who may use the node changed after it (the node's own revision). Each
- * change is the slot's state now, so a change sent twice does no harm.
+ * change is the slot's state now, so a change sent twice does no harm. Who may connect: the rule of
+ * the subscription links, evaluated by the database (`admitted` in repository.ts).
  */
 export async function nodeCredentials(
   db: Database,
@@ -80,22 +71,15 @@ export async function nodeCredentials(
 ): Promise<z.infer<typeof nodeCredentialsSchema>> {
   const revision = await settledRevision(db);
   const full = since === 0 || since < node.revision || since > revision;
-  // The plan decides only for a node that takes some plans (nodes/eligibility.ts).
-  const withPlan = node.periods !== null;
   if (full) {
-    const slots = await activeSlotsWithAccess(db, withPlan);
-    return {
-      revision,
-      full,
-      upsert: slots.filter((slot) => admitted(node, slot, now)).map(credentialOf),
-      remove: [],
-    };
+    const slots = await admittedCredentials(db, node, now);
+    return { revision, full, upsert: slots.map(credentialOf), remove: [] };
   }
-  const changed = await changedSlotsWithAccess(db, since, withPlan);
+  const changed = await changedCredentials(db, node, since, now);
   const upsert = [];
   const remove = [];
   for (const slot of changed) {
-    if (admitted(node, slot, now)) upsert.push(credentialOf(slot));
+    if (slot.admitted) upsert.push(credentialOf(slot));
     else remove.push(slot.id);
   }
   return { revision, full, upsert, remove };
