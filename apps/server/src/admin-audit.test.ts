@@ -1,6 +1,6 @@
 import { count, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, mailOutbox, providerNotices } from './db/schema/index.ts';
+import { auditLog, mailOutbox, providerNotices, trafficDiscrepancies } from './db/schema/index.ts';
 import { createStaff, issueSetupToken } from './modules/staff/repository.ts';
 import { sandboxPayment } from './testing/payments.ts';
 import { adminCaller, type SignedInStaff, signedInStaff, totpCode } from './testing/staff.ts';
@@ -136,6 +136,21 @@ describe('the audit log covers every changing route of the back office', () => {
     'DELETE /inbounds/{id}': async () => {
       const id = await inbound();
       return () => owner.call('DELETE', `/inbounds/${id}`);
+    },
+    'POST /traffic-discrepancies/{id}/resolve': async () => {
+      const [found] = await t.database.db
+        .insert(trafficDiscrepancies)
+        .values({
+          nodeId: await node(),
+          hour: new Date('2026-01-01T00:00:00Z'),
+          reportedUpload: 1,
+          reportedDownload: 2,
+          ledgerUpload: 0,
+          ledgerDownload: 0,
+        })
+        .returning();
+      return () =>
+        owner.call('POST', `/traffic-discrepancies/${found?.id}/resolve`, { reason: 'audit probe' });
     },
     'POST /notices/{id}/resolve': async () => {
       const [notice] = await t.database.db

@@ -14,6 +14,7 @@ import { accountRoutes } from './modules/accounts/routes.ts';
 import { DASHBOARD_JOB, rollUpDashboard } from './modules/dashboard/service.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { createNodeEvents } from './modules/node-api/events.ts';
+import { reconcileTraffic, TRAFFIC_RECONCILE_JOB } from './modules/traffic/reconcile.ts';
 import { nodeApiRoutes } from './modules/node-api/routes.ts';
 import { uniproxyRoutes } from './modules/uniproxy/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
@@ -240,6 +241,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       name: DASHBOARD_JOB,
       everySeconds: config.dashboardEveryMinutes * 60,
       run: (now) => rollUpDashboard(db, now),
+    },
+    {
+      name: TRAFFIC_RECONCILE_JOB,
+      everySeconds: config.trafficReconcileEveryMinutes * 60,
+      run: (now) => reconcileTraffic(db, now),
     },
   ];
 

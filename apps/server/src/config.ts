@@ -181,6 +181,7 @@ const envSchema = z.object({
   STRIPE_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   ORDERS_EVERY_MINUTES: z.coerce.number().int().min(0).default(1),
   DASHBOARD_EVERY_MINUTES: z.coerce.number().int().min(0).default(5),
+  TRAFFIC_RECONCILE_EVERY_MINUTES: z.coerce.number().int().min(0).default(1440),
   APPLE_BUNDLE_ID: optionalText,
   APPLE_APP_ID: optionalText.pipe(
     z.string().regex(/^\d+$/, 'expected the numeric Apple ID of the app').optional(),
@@ -427,6 +428,8 @@ const configSchema = envSchema
     ordersEveryMinutes: env.ORDERS_EVERY_MINUTES,
     /** How often the dashboard's hourly figures and subscriber counts are brought up to date; 0: off here. */
     dashboardEveryMinutes: env.DASHBOARD_EVERY_MINUTES,
+    /** How often the traffic ledger is checked against the nodes' reports (daily); 0: off here. */
+    trafficReconcileEveryMinutes: env.TRAFFIC_RECONCILE_EVERY_MINUTES,
   }));
 
 export type Config = z.output<typeof configSchema>;

@@ -236,6 +236,12 @@ export const en = {
   ratePercent: 'Traffic rate',
   agent: 'Agent',
   trafficThisPeriod: 'Traffic this month',
+  attentionTraffic: 'Traffic that does not add up',
+  hour: 'Hour',
+  reportedTraffic: 'The node reported',
+  ledgerTraffic: 'The ledger holds',
+  trafficDiscrepancyHint:
+    'The ledger no longer holds what this node reported for this hour (rows deleted with an account, a hand edit, a fault). Say what you found.',
   agentNever: 'Not connected yet',
   noToken: 'No token',
   issueToken: 'Issue token',

@@ -235,6 +235,12 @@ export const tw: Texts = {
   ratePercent: '流量倍率',
   agent: '節點代理',
   trafficThisPeriod: '本月流量',
+  attentionTraffic: '對不上的流量',
+  hour: '小時',
+  reportedTraffic: '節點回報',
+  ledgerTraffic: '流量帳記錄',
+  trafficDiscrepancyHint:
+    '流量帳中已不是該節點在這一小時回報的數值（隨帳號刪除、手動修改或故障）。請寫明您的發現。',
   agentNever: '尚未連線',
   noToken: '無權杖',
   issueToken: '產生權杖',

@@ -234,6 +234,12 @@ export const zh: Texts = {
   ratePercent: '流量倍率',
   agent: '节点代理',
   trafficThisPeriod: '本月流量',
+  attentionTraffic: '对不上的流量',
+  hour: '小时',
+  reportedTraffic: '节点上报',
+  ledgerTraffic: '流量账记录',
+  trafficDiscrepancyHint:
+    '流量账中已不是该节点在这一小时上报的数值（随账号删除、手工修改或故障）。请写明您的发现。',
   agentNever: '尚未连接',
   noToken: '无令牌',
   issueToken: '生成令牌',

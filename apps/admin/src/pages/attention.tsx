@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import type { attentionSchema } from '@skyway/shared/schemas/admin/sales';
+import { formatBytes } from '@skyway/shared/bytes';
 import { api } from '../api.ts';
 import { useCoded } from '../coded.ts';
 import { money, when } from '../format.ts';
@@ -12,11 +13,15 @@ import { Forbidden } from '../layout.tsx';
 import { useCan } from '../session.ts';
 import { type Payment, refreshPayments, useTimeChoice } from './payment-actions.tsx';
 import { usePaymentColumns } from './payments.tsx';
-import { ReasonModal } from './reason-modal.tsx';
+import { type Choice, ReasonModal } from './reason-modal.tsx';
 
 type Attention = z.infer<typeof attentionSchema>;
 type Notice = Attention['notices'][number];
 type FailedMail = Attention['mail'][number];
+type Discrepancy = Attention['traffic'][number];
+
+const bytesMoved = (moved: { upload: number; download: number }) =>
+  `↑ ${formatBytes(moved.upload)} · ↓ ${formatBytes(moved.download)}`;
 
 function Section(props: { title: string; count: number; testId: string; children: React.ReactNode }) {
   return (
@@ -35,13 +40,15 @@ function Section(props: { title: string; count: number; testId: string; children
   );
 }
 
-/** Closes a provider's notice; money refunded elsewhere also says what becomes of the order's time. */
-function ResolveNotice({ notice }: { notice: Notice }) {
+/** A Resolve button and its dialog, which asks for what the member found (kept in the audit log). */
+function ResolveButton(props: {
+  hint: string;
+  choice?: Choice;
+  submit: (values: { reason: string; choice?: string }) => Promise<unknown>;
+}) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const timeChoice = useTimeChoice();
   const [open, setOpen] = useState(false);
-  const refund = notice.kind === 'refunded_elsewhere' && notice.payment_id !== null;
   return (
     <>
       <Button size="small" onClick={() => setOpen(true)}>
@@ -50,15 +57,31 @@ function ResolveNotice({ notice }: { notice: Notice }) {
       <ReasonModal
         open={open}
         title={t('resolve')}
-        hint={notice.kind === 'dispute' ? t('disputeHint') : t('refundedElsewhereHint')}
-        choice={refund ? timeChoice : undefined}
+        hint={props.hint}
+        choice={props.choice}
         onClose={() => setOpen(false)}
-        onSubmit={async ({ reason, choice }) => {
-          await api('POST', `/notices/${notice.id}/resolve`, { reason, ...(refund ? { time: choice } : {}) });
+        onSubmit={async (values) => {
+          await props.submit(values);
           await refreshPayments(client);
         }}
       />
     </>
+  );
+}
+
+/** Closes a provider's notice; money refunded elsewhere also says what becomes of the order's time. */
+function ResolveNotice({ notice }: { notice: Notice }) {
+  const { t } = useTranslation();
+  const timeChoice = useTimeChoice();
+  const refund = notice.kind === 'refunded_elsewhere' && notice.payment_id !== null;
+  return (
+    <ResolveButton
+      hint={notice.kind === 'dispute' ? t('disputeHint') : t('refundedElsewhereHint')}
+      choice={refund ? timeChoice : undefined}
+      submit={({ reason, choice }) =>
+        api('POST', `/notices/${notice.id}/resolve`, { reason, ...(refund ? { time: choice } : {}) })
+      }
+    />
   );
 }
 
@@ -143,6 +166,34 @@ export function AttentionPage() {
               title: '',
               key: 'actions',
               render: (_, notice) => can('attention.resolve') && <ResolveNotice notice={notice} />,
+            },
+          ]}
+        />
+      </Section>
+      <Section title={t('attentionTraffic')} count={data.counts.traffic} testId="attention-traffic">
+        <Table<Discrepancy>
+          rowKey="id"
+          size="small"
+          pagination={false}
+          dataSource={data.traffic}
+          scroll={{ x: 800 }}
+          columns={[
+            { title: t('hour'), dataIndex: 'hour', render: when },
+            { title: t('nodeName'), dataIndex: 'node_name' },
+            { title: t('reportedTraffic'), dataIndex: 'reported', render: bytesMoved },
+            { title: t('ledgerTraffic'), dataIndex: 'ledger', render: bytesMoved },
+            {
+              title: '',
+              key: 'actions',
+              render: (_, item) =>
+                can('attention.resolve') && (
+                  <ResolveButton
+                    hint={t('trafficDiscrepancyHint')}
+                    submit={({ reason }) =>
+                      api('POST', `/traffic-discrepancies/${item.id}/resolve`, { reason })
+                    }
+                  />
+                ),
             },
           ]}
         />

@@ -50,6 +50,7 @@ describe('migrations', () => {
       'staff_sessions',
       'staff_setup_tokens',
       'subscription_fetches',
+      'traffic_discrepancies',
       'traffic_hourly',
       'trial_claims',
       'users',

@@ -14,8 +14,8 @@ export interface FuzzCase {
   signedIn: boolean;
 }
 
-/** Every `/web/` call the server registers, read from its source (route files and their path constants). */
-export function webRoutesInSource(): string[] {
+/** Every `/web/` and `/node/v1/` call the server registers, read from its source (route files and their path constants). */
+export function callRoutesInSource(): string[] {
   const modules = path.resolve(import.meta.dirname, '../modules');
   const routes = new Set<string>();
   const visit = (dir: string) => {
@@ -23,7 +23,9 @@ export function webRoutesInSource(): string[] {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) visit(file);
       else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
-        for (const match of readFileSync(file, 'utf8').matchAll(/['"`](\/web\/[a-z_/]+)['"`]/g)) {
+        for (const match of readFileSync(file, 'utf8').matchAll(
+          /['"`](\/(?:web|node\/v1)\/[a-z_/]+)['"`]/g,
+        )) {
           if (match[1]) routes.add(match[1]);
         }
       }

@@ -6,10 +6,11 @@ import { type Exchange, jsonOf, send } from './harness/http.ts';
 import type { Instance } from './harness/instances.ts';
 import { randomClientAddress } from './harness/random.ts';
 import { type FaultStack, startFaultStack } from './harness/stack.ts';
-import { describeCase, type FuzzCase, fuzzCases, webRoutesInSource } from './fuzz-cases.ts';
+import { isCallPath } from '../plugins/call-paths.ts';
+import { describeCase, type FuzzCase, fuzzCases, callRoutesInSource } from './fuzz-cases.ts';
 
 /**
- * Malformed requests over every `/web/` call: none may get a 5xx, a reply that is not the
+ * Malformed requests over every `/web/` call and the node API's (`/node/v1/`, unauthenticated): none may get a 5xx, a reply that is not the
  * envelope, or a reply without the security headers. The cases come from a seed
  * (FAULT_FUZZ_SEED, printed), so a failure reproduces; failing inputs are printed in full.
  */
@@ -22,7 +23,7 @@ let stack: FaultStack;
 let instances: Instance[];
 let account: Account;
 let token: string;
-const routes = webRoutesInSource();
+const routes = callRoutesInSource();
 const cases = fuzzCases(SEED, GENERATED, routes);
 const results: { fuzzCase: FuzzCase; exchange: Exchange }[] = [];
 
@@ -32,7 +33,7 @@ function problemOf(fuzzCase: FuzzCase, exchange: Exchange): string | undefined {
   if (broken) return broken;
   const status = exchange.status ?? 0;
   const isPage =
-    !fuzzCase.path.startsWith('/web') && String(exchange.headers?.['content-type']).startsWith('text/html');
+    !isCallPath(fuzzCase.path) && String(exchange.headers?.['content-type']).startsWith('text/html');
   if (isPage) return undefined;
   const shape = envelopeProblem(status, jsonOf(exchange));
   return shape ? `not the envelope: ${shape}` : undefined;

@@ -34,6 +34,7 @@ export async function startTestApp(
     INACTIVE_ACCOUNTS_EVERY_MINUTES: '0',
     MAIL_EVERY_SECONDS: '0',
     DASHBOARD_EVERY_MINUTES: '0',
+    TRAFFIC_RECONCILE_EVERY_MINUTES: '0',
     ...env,
   });
   const app = await buildApp({ config, database, logger: false });

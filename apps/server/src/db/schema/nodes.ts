@@ -14,6 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { deviceSlots } from './device-slots.ts';
+import { staff } from './staff.ts';
 
 /**
  * The proxy servers the operator runs (PRODUCT.md section 6): where customers connect. A node serves
@@ -164,3 +165,36 @@ export type NodeReportRow = typeof nodeReports.$inferSelect;
  * never meets the positive sequences of the node's own agent (`modules/uniproxy`).
  */
 export const uniproxyPushes = pgSequence('uniproxy_pushes');
+
+/**
+ * What the daily reconciliation found: an hour of a node whose reports and ledger disagree (bytes
+ * lost or added since they were applied together). It waits in the attention queue until a member
+ * of staff has looked at it.
+ */
+export const trafficDiscrepancies = pgTable(
+  'traffic_discrepancies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    nodeId: uuid('node_id')
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    reportedUpload: bigint('reported_upload', { mode: 'number' }).notNull(),
+    reportedDownload: bigint('reported_download', { mode: 'number' }).notNull(),
+    ledgerUpload: bigint('ledger_upload', { mode: 'number' }).notNull(),
+    ledgerDownload: bigint('ledger_download', { mode: 'number' }).notNull(),
+    foundAt: timestamp('found_at', { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    // The member of staff who looked at it, and what they found (kept in the audit row too).
+    resolvedBy: uuid('resolved_by').references(() => staff.id, { onDelete: 'set null' }),
+    resolution: text('resolution'),
+  },
+  (table) => [
+    uniqueIndex('traffic_discrepancies_node_hour_key').on(table.nodeId, table.hour),
+    index('traffic_discrepancies_open_idx')
+      .on(table.foundAt)
+      .where(sql`${table.resolvedAt} is null`),
+  ],
+);
+
+export type TrafficDiscrepancyRow = typeof trafficDiscrepancies.$inferSelect;

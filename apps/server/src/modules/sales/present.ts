@@ -5,8 +5,15 @@ import type {
   attentionSchema,
   providerNoticeSchema,
   refundSchema,
+  trafficDiscrepancySchema,
 } from '@skyway/shared/schemas/admin/sales';
-import type { MailOutboxRow, OrderRow, ProviderNoticeRow, RefundRow } from '../../db/schema/index.ts';
+import type {
+  MailOutboxRow,
+  OrderRow,
+  ProviderNoticeRow,
+  RefundRow,
+  TrafficDiscrepancyRow,
+} from '../../db/schema/index.ts';
 import type { PaymentWithBuyer } from './repository.ts';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -96,5 +103,21 @@ export function presentFailedMail(row: MailOutboxRow): z.infer<typeof attentionS
     status: row.status,
     error: row.error,
     created_at: row.createdAt.toISOString(),
+  };
+}
+
+export function presentDiscrepancy(row: {
+  discrepancy: TrafficDiscrepancyRow;
+  nodeName: string;
+}): z.infer<typeof trafficDiscrepancySchema> {
+  const { discrepancy } = row;
+  return {
+    id: discrepancy.id,
+    node_id: discrepancy.nodeId,
+    node_name: row.nodeName,
+    hour: discrepancy.hour.toISOString(),
+    reported: { upload: discrepancy.reportedUpload, download: discrepancy.reportedDownload },
+    ledger: { upload: discrepancy.ledgerUpload, download: discrepancy.ledgerDownload },
+    found_at: discrepancy.foundAt.toISOString(),
   };
 }

@@ -4,10 +4,12 @@ import type { Database } from '../../db/client.ts';
 import { countUpToCap, inOrder } from '../../db/lists.ts';
 import {
   mailOutbox,
+  nodes,
   orders,
   payments,
   providerNotices,
   refunds,
+  trafficDiscrepancies,
   users,
   type RefundRow,
 } from '../../db/schema/index.ts';
@@ -132,6 +134,8 @@ const unsettled = and(ne(payments.outcome, 'credited'), isNull(payments.settledA
  */
 const unfinishedRefund = and(ne(refunds.status, 'succeeded'), isNull(payments.settledAt));
 const openNotice = isNull(providerNotices.resolvedAt);
+/** Discrepancies of the traffic ledger nobody has looked at yet (`traffic_discrepancies_open_idx`). */
+const openDiscrepancy = isNull(trafficDiscrepancies.resolvedAt);
 const recentFailedMail = (now: Date, days: number) =>
   and(
     eq(mailOutbox.status, 'failed'),
@@ -140,7 +144,7 @@ const recentFailedMail = (now: Date, days: number) =>
 
 /** The attention queue's items, the newest `limit` of each kind. */
 export async function attentionItems(db: Database, now: Date, options: { limit: number; mailDays: number }) {
-  const [unsettledPayments, refundPayments, notices, mail] = await Promise.all([
+  const [unsettledPayments, refundPayments, notices, mail, traffic] = await Promise.all([
     db
       .select(paymentColumns)
       .from(payments)
@@ -173,13 +177,20 @@ export async function attentionItems(db: Database, now: Date, options: { limit: 
       .where(recentFailedMail(now, options.mailDays))
       .orderBy(desc(mailOutbox.createdAt))
       .limit(options.limit),
+    db
+      .select({ discrepancy: trafficDiscrepancies, nodeName: nodes.name })
+      .from(trafficDiscrepancies)
+      .innerJoin(nodes, eq(nodes.id, trafficDiscrepancies.nodeId))
+      .where(openDiscrepancy)
+      .orderBy(desc(trafficDiscrepancies.foundAt))
+      .limit(options.limit),
   ]);
-  return { unsettledPayments, refundPayments, notices, mail };
+  return { unsettledPayments, refundPayments, notices, mail, traffic };
 }
 
 /** How many of each kind the attention queue holds (the dashboard shows their sum). */
 export async function attentionCounts(db: Database, now: Date, mailDays: number) {
-  const [[p], [r], [n], [m]] = await Promise.all([
+  const [[p], [r], [n], [m], [d]] = await Promise.all([
     db.select({ n: count() }).from(payments).where(unsettled),
     db
       .select({ n: count() })
@@ -188,6 +199,13 @@ export async function attentionCounts(db: Database, now: Date, mailDays: number)
       .where(unfinishedRefund),
     db.select({ n: count() }).from(providerNotices).where(openNotice),
     db.select({ n: count() }).from(mailOutbox).where(recentFailedMail(now, mailDays)),
+    db.select({ n: count() }).from(trafficDiscrepancies).where(openDiscrepancy),
   ]);
-  return { payments: p?.n ?? 0, refunds: r?.n ?? 0, notices: n?.n ?? 0, mail: m?.n ?? 0 };
+  return {
+    payments: p?.n ?? 0,
+    refunds: r?.n ?? 0,
+    notices: n?.n ?? 0,
+    mail: m?.n ?? 0,
+    traffic: d?.n ?? 0,
+  };
 }

@@ -13,16 +13,26 @@ import {
   providerNoticeSchema,
   refundRequest,
   refundSchema,
+  resolveDiscrepancyRequest,
   resolveNoticeRequest,
   settleRequest,
+  trafficDiscrepancySchema,
 } from '@skyway/shared/schemas/admin/sales';
 import type { Database } from '../../db/client.ts';
 import { ok, replies } from '../../plugins/envelope.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { signedInStaff } from '../../plugins/staff-auth.ts';
 import type { PaymentProvider } from '../orders/provider.ts';
-import { presentFailedMail, presentNotice, presentOrder, presentPayment, presentRefund } from './present.ts';
+import {
+  presentDiscrepancy,
+  presentFailedMail,
+  presentNotice,
+  presentOrder,
+  presentPayment,
+  presentRefund,
+} from './present.ts';
 import { refundPayment, resolveNotice, settlePayment } from './refunds.ts';
+import { resolveDiscrepancy } from './discrepancies.ts';
 import {
   attentionCounts,
   attentionItems,
@@ -138,6 +148,7 @@ export async function salesRoutes(
         refunds: await withRefunds(items.refundPayments),
         notices: items.notices.map(presentNotice),
         mail: items.mail.map(presentFailedMail),
+        traffic: items.traffic.map(presentDiscrepancy),
         counts,
       });
     },
@@ -162,5 +173,29 @@ export async function salesRoutes(
       });
       return ok(request, presentNotice({ notice, userId: null, email: null }));
     },
+  );
+
+  routes.post(
+    '/traffic-discrepancies/:id/resolve',
+    {
+      config: { staff: 'attention.resolve' },
+      schema: {
+        tags,
+        params: uuidParams,
+        body: resolveDiscrepancyRequest,
+        response: replies(trafficDiscrepancySchema),
+      },
+    },
+    async (request) =>
+      ok(
+        request,
+        presentDiscrepancy(
+          await resolveDiscrepancy(db, signedInStaff(request).actor, {
+            id: request.params.id,
+            reason: request.body.reason,
+            now: new Date(),
+          }),
+        ),
+      ),
   );
 }

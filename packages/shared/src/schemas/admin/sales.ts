@@ -94,6 +94,19 @@ export const providerNoticeSchema = z.object({
 /** Done with a notice; for money refunded elsewhere, the order's time taken back or kept. */
 export const resolveNoticeRequest = z.object({ reason, time: z.enum(REFUND_TIME_ACTIONS).optional() });
 
+/** An hour of a node whose reports and traffic ledger disagree (the daily reconciliation's finding). */
+export const trafficDiscrepancySchema = z.object({
+  id: z.uuid(),
+  node_id: z.uuid(),
+  node_name: z.string(),
+  hour: isoTime,
+  reported: z.object({ upload: z.number().int(), download: z.number().int() }),
+  ledger: z.object({ upload: z.number().int(), download: z.number().int() }),
+  found_at: isoTime,
+});
+/** Done with a discrepancy: what the operator found. */
+export const resolveDiscrepancyRequest = z.object({ reason });
+
 /** The attention queue: everything the operator has to look at, newest first, by kind. */
 export const attentionSchema = z.object({
   payments: z.array(adminPaymentSchema),
@@ -109,12 +122,14 @@ export const attentionSchema = z.object({
       created_at: isoTime,
     }),
   ),
+  traffic: z.array(trafficDiscrepancySchema),
   /** How many of each there are in all (each list shows the newest ATTENTION_SHOWN). */
   counts: z.object({
     payments: z.number().int(),
     refunds: z.number().int(),
     notices: z.number().int(),
     mail: z.number().int(),
+    traffic: z.number().int(),
   }),
 });
 export const ATTENTION_SHOWN = 50;
