@@ -85,6 +85,7 @@ describe('the outbox and the jobs in the back office', () => {
       'mail',
       'orders',
       'dashboard',
+      'traffic-reconcile',
     ]);
     const orders = jobs.find((job: { name: string }) => job.name === 'orders');
     expect(orders.runs).toMatchObject([
