@@ -263,8 +263,9 @@ test('an admin adds a node and a VLESS inbound, a viewer sees them without a con
   await expect(editForm).toBeHidden();
   await expect(vless).toContainText('8443');
   await expect(vless).toContainText('REALITY');
-  // Its count in the node's row (after the expander, name, region, host, switch, order, plans, fewest, rate).
-  await expect(row.getByRole('cell').nth(9)).toHaveText('1');
+  // Its count in the node's row (after the expander, number, name, region, host, switch, order, plans,
+  // fewest, rate).
+  await expect(row.getByRole('cell').nth(10)).toHaveText('1');
 
   // The node's agent gets a token, shown once, which the node API takes; a new one refuses the old.
   await expect(row).toContainText('No token');

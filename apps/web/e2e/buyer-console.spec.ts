@@ -219,7 +219,7 @@ for (const language of LANGUAGES) {
         );
         await expect(page.getByText(t('invitations', 'empty.text'))).toBeVisible();
         await page.getByRole('button', { name: t('invitations', 'empty.copy') }).click();
-        await expect(page.locator('.ant-message-notice')).toContainText(t('invitations', 'copied'));
+        await expect(page.locator('.ant-message-notice')).toContainText(t('common', 'copy.done'));
         expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(
           /\/login\?formType=regist&invite_code=[^&]+$/,
         );
