@@ -3,24 +3,22 @@ import { App as AntdApp, ConfigProvider } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import zhTW from 'antd/locale/zh_TW';
+import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { currentLanguage } from './i18n.ts';
 import { ConsoleLayout } from './layout.tsx';
-import { AttentionPage } from './pages/attention.tsx';
-import { AuditPage } from './pages/audit.tsx';
-import { DashboardPage } from './pages/dashboard.tsx';
-import { JobsPage } from './pages/jobs.tsx';
-import { MailPage } from './pages/mail.tsx';
-import { NodesPage } from './pages/nodes.tsx';
-import { OrdersPage } from './pages/orders.tsx';
-import { PaymentsPage } from './pages/payments.tsx';
-import { SettingsPage } from './pages/settings.tsx';
 import { SetupPage } from './pages/setup.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
-import { StaffPage } from './pages/staff.tsx';
-import { UserPage } from './pages/user.tsx';
-import { UsersPage } from './pages/users.tsx';
+
+/**
+ * A console screen, downloaded when it is first opened: the sign-in and set-up screens and the
+ * layout come with the entry, each screen (and what only it uses, the dashboard's chart among them)
+ * in a chunk of its own.
+ */
+const page =
+  <Module extends Record<string, unknown>>(load: () => Promise<Module>, name: keyof Module & string) =>
+  async () => ({ Component: (await load())[name] as ComponentType });
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
@@ -33,18 +31,18 @@ const router = createBrowserRouter(
     {
       element: <ConsoleLayout />,
       children: [
-        { index: true, element: <DashboardPage /> },
-        { path: 'users', element: <UsersPage /> },
-        { path: 'users/:id', element: <UserPage /> },
-        { path: 'orders', element: <OrdersPage /> },
-        { path: 'payments', element: <PaymentsPage /> },
-        { path: 'attention', element: <AttentionPage /> },
-        { path: 'nodes', element: <NodesPage /> },
-        { path: 'settings', element: <SettingsPage /> },
-        { path: 'staff', element: <StaffPage /> },
-        { path: 'mail', element: <MailPage /> },
-        { path: 'jobs', element: <JobsPage /> },
-        { path: 'audit', element: <AuditPage /> },
+        { index: true, lazy: page(() => import('./pages/dashboard.tsx'), 'DashboardPage') },
+        { path: 'users', lazy: page(() => import('./pages/users.tsx'), 'UsersPage') },
+        { path: 'users/:id', lazy: page(() => import('./pages/user.tsx'), 'UserPage') },
+        { path: 'orders', lazy: page(() => import('./pages/orders.tsx'), 'OrdersPage') },
+        { path: 'payments', lazy: page(() => import('./pages/payments.tsx'), 'PaymentsPage') },
+        { path: 'attention', lazy: page(() => import('./pages/attention.tsx'), 'AttentionPage') },
+        { path: 'nodes', lazy: page(() => import('./pages/nodes.tsx'), 'NodesPage') },
+        { path: 'settings', lazy: page(() => import('./pages/settings.tsx'), 'SettingsPage') },
+        { path: 'staff', lazy: page(() => import('./pages/staff.tsx'), 'StaffPage') },
+        { path: 'mail', lazy: page(() => import('./pages/mail.tsx'), 'MailPage') },
+        { path: 'jobs', lazy: page(() => import('./pages/jobs.tsx'), 'JobsPage') },
+        { path: 'audit', lazy: page(() => import('./pages/audit.tsx'), 'AuditPage') },
       ],
     },
   ],
