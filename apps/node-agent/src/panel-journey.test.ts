@@ -184,6 +184,9 @@ describe('a node following the panel', () => {
     apiPort = await freePort();
     agent = startAgent(stateDir, apiPort);
     await agent.start();
+    // Up once it holds the panel's list (on a busy machine the core and the first pull take a while):
+    // what the tests time is how fast a change reaches a node that is up.
+    await within(async () => agent.revision > 0, 45_000);
   }, 60_000);
   afterAll(() => agent?.stop());
 
