@@ -1,13 +1,2 @@
-import { createServer } from 'node:net';
-
-/** A port nothing listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+// One way to find a free port on loopback, shared with the panel's tests.
+export { freePort } from '../../../server/src/testing/v2ray.ts';

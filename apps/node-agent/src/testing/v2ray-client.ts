@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -19,36 +19,8 @@ export async function startPage(size: number): Promise<{ url: string; body: stri
   return { url: `http://127.0.0.1:${port}/`, body, server };
 }
 
-/** A self-signed certificate for `name`, as PEM files in a folder of their own. */
-export function selfSignedCertificate(name: string) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'node-agent-cert-'));
-  const certificateFile = path.join(dir, 'cert.pem');
-  const keyFile = path.join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      `subjectAltName=DNS:${name}`,
-      '-keyout',
-      keyFile,
-      '-out',
-      certificateFile,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { certificateFile, keyFile, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+// The panel's tests make their TLS inbounds' certificates the same way.
+export { selfSignedCertificate } from '../../../server/src/testing/v2ray.ts';
 
 /** A v2ray client outbound that connects to the inbound with the user's credential. */
 export function clientOutbound(inbound: NodeInbound, user: CoreUser, host = '127.0.0.1'): object {

@@ -41,6 +41,7 @@ import { percentile } from './api-load.ts';
 import { buildProduct, type Measured, startProduct, workFolder } from './api-processes.ts';
 import { loadAverage } from './api-run.ts';
 import { benchPlace } from './bench-place.ts';
+import { type GoalRow, grouped, ms, printGoals } from './goals.ts';
 
 const quick = process.argv.includes('--quick');
 const embedded = process.argv.includes('--embedded');
@@ -360,8 +361,6 @@ function report(sequence: number, pool: string[], count: number): Report {
 
 // ---- the run -----------------------------------------------------------------------------------
 
-const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
-const grouped = (value: number) => Math.round(value).toLocaleString('en-US');
 const spread = (values: number[]) =>
   `p50 ${ms(percentile(values, 0.5))}, p95 ${ms(percentile(values, 0.95))}, ` +
   `min ${ms(Math.min(...values))}, max ${ms(Math.max(...values))}`;
@@ -525,7 +524,7 @@ try {
   );
   for (const problem of problems.slice(0, 10)) console.log(`  wrong: ${problem}`);
 
-  const rows: [string, string, string, boolean | undefined][] = [
+  const rows: GoalRow[] = [
     [
       `credentials?since (${grouped(CHANGES)} changes) p95`,
       ms(percentile(delta, 0.95)),
@@ -551,15 +550,7 @@ try {
     ['a report sent again applied', again ? 'yes' : 'no', 'no', !again],
     ['ledger and report rows / what was sent', ledgerRight ? 'equal' : 'different', 'equal', ledgerRight],
   ];
-  console.log(`\nfinished (${loadAverage()})\n`);
-  console.log('| Measure | Figure | Goal | Result |');
-  console.log('|---|---|---|---|');
-  for (const [measure, figure, goal, holds] of rows) {
-    if (holds === false) failed = true;
-    console.log(
-      `| ${measure} | ${figure} | ${goal} | ${holds === undefined ? '—' : holds ? 'pass' : 'FAIL'} |`,
-    );
-  }
+  if (!printGoals(rows)) failed = true;
 } finally {
   if (product?.instance.running()) await product.instance.stop('SIGKILL');
   await where.drop();

@@ -41,6 +41,7 @@ import {
 } from './api-processes.ts';
 import { loadAverage } from './api-run.ts';
 import { benchPlace } from './bench-place.ts';
+import { type GoalRow, grouped, ms, printGoals } from './goals.ts';
 
 const quick = process.argv.includes('--quick');
 const embedded = process.argv.includes('--embedded');
@@ -281,8 +282,6 @@ async function checkFormats(origin: string, tokens: string[]): Promise<string[]>
 
 // ---- the run -----------------------------------------------------------------------------------
 
-const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
-const grouped = (value: number) => Math.round(value).toLocaleString('en-US');
 const loadText = (figures: LoadFigures) =>
   `${grouped(figures.requests)} fetches, ${grouped(figures.perSecond)}/s, p50 ${ms(figures.p50Ms)}, ` +
   `p95 ${ms(figures.p95Ms)}, p99 ${ms(figures.p99Ms)}` +
@@ -364,7 +363,7 @@ try {
   const fetchedSlots = load.fetched.size;
   const lost = [warmUp, capacity, paced].reduce((sum, run) => sum + run.failures + run.unanswered, 0);
 
-  const rows: [string, string, string, boolean | undefined][] = [
+  const rows: GoalRow[] = [
     [
       `fetches/s, ${CONNECTIONS} connections (closed loop)`,
       `${grouped(capacity.perSecond)}/s`,
@@ -399,15 +398,7 @@ try {
       logged.slots === fetchedSlots,
     ],
   ];
-  console.log(`\nfinished (${loadAverage()})\n`);
-  console.log('| Measure | Figure | Goal | Result |');
-  console.log('|---|---|---|---|');
-  for (const [measure, figure, goal, holds] of rows) {
-    if (holds === false) failed = true;
-    console.log(
-      `| ${measure} | ${figure} | ${goal} | ${holds === undefined ? '—' : holds ? 'pass' : 'FAIL'} |`,
-    );
-  }
+  if (!printGoals(rows)) failed = true;
 } finally {
   if (product?.instance.running()) await product.instance.stop('SIGKILL');
   await where.drop();

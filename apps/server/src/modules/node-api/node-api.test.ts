@@ -4,14 +4,9 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODE_API_VERSION } from '@skyway/shared/schemas/node-api';
 import { deviceSlots, orders, trafficHourly, users } from '../../db/schema/index.ts';
+import { payingCustomer } from '../../testing/customers.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
-import {
-  newClientAddress,
-  signedInUser,
-  startTestApp,
-  type TestApp,
-  webCaller,
-} from '../../testing/test-app.ts';
+import { newClientAddress, startTestApp, type TestApp, webCaller } from '../../testing/test-app.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import { holdRevisions, nextRevision } from '../access/revisions.ts';
 import { deactivateLapsedSlots, usableSlots } from '../access/slots.ts';
@@ -86,19 +81,7 @@ describe('node API', () => {
     return reply.json().data as Credentials;
   };
 
-  /** A customer with `connections` slots for a month, and their slots as the database has them. */
-  async function customer(connections = 1) {
-    const { user, token } = await signedInUser(t.database);
-    await inAccountTransaction(t.database.db, user.id, new Date(), (account) =>
-      account.purchase({ id: `order-${user.id}`, days: 31, connections }),
-    );
-    const slots = await t.database.db
-      .select()
-      .from(deviceSlots)
-      .where(eq(deviceSlots.userId, user.id))
-      .orderBy(deviceSlots.position);
-    return { user, token, slots };
-  }
+  const customer = (connections = 1) => payingCustomer(t.database, connections);
 
   describe('authentication', () => {
     it('refuses a missing, wrong, rotated or revoked token and a disabled node, and another major version', async () => {

@@ -1,16 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deviceSlots, nodeReports, trafficHourly } from '../../db/schema/index.ts';
+import { nodeReports, trafficHourly } from '../../db/schema/index.ts';
+import { payingCustomer } from '../../testing/customers.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
-import {
-  newClientAddress,
-  signedInUser,
-  startTestApp,
-  type TestApp,
-  webCaller,
-} from '../../testing/test-app.ts';
-import { inAccountTransaction } from '../access/access.ts';
+import { newClientAddress, startTestApp, type TestApp, webCaller } from '../../testing/test-app.ts';
 import { addressOf } from './alive.ts';
 import { redactedUrl } from './routes.ts';
 
@@ -210,19 +204,7 @@ describe('UniProxy compatibility', () => {
     return usersReply.parse(reply.json()).users;
   };
 
-  /** A customer with `connections` slots for a month, and their slots as the database has them. */
-  async function customer(connections = 1) {
-    const { user, token } = await signedInUser(t.database);
-    await inAccountTransaction(t.database.db, user.id, new Date(), (account) =>
-      account.purchase({ id: `order-${user.id}`, days: 31, connections }),
-    );
-    const slots = await t.database.db
-      .select()
-      .from(deviceSlots)
-      .where(eq(deviceSlots.userId, user.id))
-      .orderBy(deviceSlots.position);
-    return { user, token, slots };
-  }
+  const customer = (connections = 1) => payingCustomer(t.database, connections);
 
   describe('authentication', () => {
     it('takes the node’s own token with its number or id, and refuses any other', async () => {
