@@ -42,6 +42,7 @@ import { buildProduct, type Measured, startProduct, workFolder } from './api-pro
 import { loadAverage } from './api-run.ts';
 import { benchPlace } from './bench-place.ts';
 import { type GoalRow, grouped, ms, printGoals } from './goals.ts';
+import { type InboundSeed, reality, shadowsocks, tlsInbound } from './inbound-seeds.ts';
 
 const quick = process.argv.includes('--quick');
 const embedded = process.argv.includes('--embedded');
@@ -62,34 +63,6 @@ const DATABASE_NAME = 'bench_node_api';
 
 // ---- the data ----------------------------------------------------------------------------------
 
-const x25519Key = () => randomBytes(32).toString('base64url');
-type InboundSeed = Omit<typeof inbounds.$inferInsert, 'nodeId'>;
-const reality = (port: number): InboundSeed => ({
-  protocol: 'vless',
-  port,
-  transport: 'tcp',
-  security: 'reality',
-  serverName: 'www.microsoft.com',
-  flow: 'xtls-rprx-vision',
-  realityPublicKey: x25519Key(),
-  realityShortId: randomBytes(4).toString('hex'),
-});
-const trojan = (port: number, host: string): InboundSeed => ({
-  protocol: 'trojan',
-  port,
-  transport: 'tcp',
-  security: 'tls',
-  serverName: host,
-});
-const shadowsocks = (port: number): InboundSeed => ({
-  protocol: 'shadowsocks',
-  port,
-  transport: 'tcp',
-  security: 'none',
-  method: '2022-blake3-aes-256-gcm',
-  serverKey: randomBytes(32).toString('base64'),
-});
-
 type NodeKey = 'open' | 'premium' | 'annual';
 const NODES: Record<
   NodeKey,
@@ -97,7 +70,11 @@ const NODES: Record<
 > = {
   open: {
     node: { name: 'Hong Kong 1', region: 'HK', host: 'hk1.example.com' },
-    inbounds: [reality(443), trojan(8443, 'hk1.example.com'), shadowsocks(8388)],
+    inbounds: [
+      reality(443),
+      tlsInbound('trojan', 8443, 'tcp', 'hk1.example.com'),
+      shadowsocks(8388, '2022-blake3-aes-256-gcm'),
+    ],
     admits: 'true',
   },
   premium: {
@@ -108,7 +85,7 @@ const NODES: Record<
       minConnections: 3,
       ratePercent: 150,
     },
-    inbounds: [reality(443), trojan(8443, 'us1.example.com')],
+    inbounds: [reality(443), tlsInbound('trojan', 8443, 'tcp', 'us1.example.com')],
     admits: 'u.connections >= 3',
   },
   annual: {

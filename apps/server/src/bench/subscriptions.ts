@@ -42,6 +42,7 @@ import {
 import { loadAverage } from './api-run.ts';
 import { benchPlace } from './bench-place.ts';
 import { type GoalRow, grouped, ms, printGoals } from './goals.ts';
+import { type InboundSeed, reality, shadowsocks, tlsInbound } from './inbound-seeds.ts';
 
 const quick = process.argv.includes('--quick');
 const embedded = process.argv.includes('--embedded');
@@ -58,42 +59,6 @@ const DATABASE_NAME = 'bench_subscriptions';
 
 // ---- the data ----------------------------------------------------------------------------------
 
-const x25519Key = () => randomBytes(32).toString('base64url');
-const ssKey = (bytes: number) => randomBytes(bytes).toString('base64');
-
-type InboundSeed = Omit<typeof inbounds.$inferInsert, 'nodeId'>;
-const reality = (port: number): InboundSeed => ({
-  protocol: 'vless',
-  port,
-  transport: 'tcp',
-  security: 'reality',
-  serverName: 'www.microsoft.com',
-  flow: 'xtls-rprx-vision',
-  realityPublicKey: x25519Key(),
-  realityShortId: randomBytes(4).toString('hex'),
-});
-const tlsInbound = (
-  protocol: 'vless' | 'vmess' | 'trojan',
-  port: number,
-  transport: 'tcp' | 'ws' | 'grpc',
-  host: string,
-): InboundSeed => ({
-  protocol,
-  port,
-  transport,
-  path: transport === 'ws' ? '/ray' : transport === 'grpc' ? 'grpc-service' : null,
-  security: 'tls',
-  serverName: host,
-});
-const shadowsocks = (port: number, method: string, bytes: number): InboundSeed => ({
-  protocol: 'shadowsocks',
-  port,
-  transport: 'tcp',
-  security: 'none',
-  method,
-  serverKey: ssKey(bytes),
-});
-
 /** Six nodes, five of them enabled, with every protocol, transport and TLS the product serves. */
 const NODES: {
   node: Omit<typeof nodes.$inferInsert, 'sortOrder'>;
@@ -104,7 +69,7 @@ const NODES: {
     inbounds: [
       reality(443),
       tlsInbound('vless', 8443, 'ws', 'hk1.example.com'),
-      shadowsocks(8388, '2022-blake3-aes-256-gcm', 32),
+      shadowsocks(8388, '2022-blake3-aes-256-gcm'),
       { ...tlsInbound('vmess', 2083, 'ws', 'hk1.example.com'), enabled: false },
     ],
   },
@@ -120,7 +85,7 @@ const NODES: {
     node: { name: 'Singapore 1', region: 'SG', host: 'sg1.example.com' },
     inbounds: [
       tlsInbound('trojan', 443, 'grpc', 'sg1.example.com'),
-      shadowsocks(8389, '2022-blake3-aes-128-gcm', 16),
+      shadowsocks(8389, '2022-blake3-aes-128-gcm'),
       { protocol: 'vmess', port: 10086, transport: 'tcp', security: 'none' },
     ],
   },
