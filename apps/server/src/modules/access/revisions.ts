@@ -20,17 +20,25 @@ export async function holdRevisions(tx: Database): Promise<void> {
 /** The next revision, for an update's `revision` column. */
 export const nextRevision = sql`nextval('device_slot_revisions')`;
 
+/**
+ * The highest revision committed so far (a change with a lower one may still be on its way: the
+ * change stream only uses it to tell that something changed).
+ */
+export async function highestRevision(db: Database): Promise<number> {
+  const [row] = await db
+    .select({
+      revision: sql<
+        string | number | null
+      >`greatest(max(${deviceSlots.revision}), (select max(${nodes.revision}) from ${nodes}))`,
+    })
+    .from(deviceSlots);
+  return Number(row?.revision ?? 0);
+}
+
 /** The highest revision whose change, and every change before it, has committed. */
 export async function settledRevision(db: Database): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${REVISIONS_LOCK})`);
-    const [row] = await tx
-      .select({
-        revision: sql<
-          string | number | null
-        >`greatest(max(${deviceSlots.revision}), (select max(${nodes.revision}) from ${nodes}))`,
-      })
-      .from(deviceSlots);
-    return Number(row?.revision ?? 0);
+    return highestRevision(tx);
   });
 }

@@ -1,9 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { NODE_EVENT_CHANGED } from '@skyway/shared/schemas/node-api';
 import type { Database } from '../../db/client.ts';
-import { deviceSlots, nodes } from '../../db/schema/index.ts';
+import { highestRevision } from '../access/revisions.ts';
 
 /** How often an instance looks for new revisions while nodes listen: revocation reaches them within it. */
 const WATCH_EVERY_MS = 1_000;
@@ -38,19 +37,8 @@ export function createNodeEvents(db: Database, log: FastifyBaseLogger): NodeEven
     if (!listener.stream.writableEnded) listener.stream.write(text);
   };
 
-  async function highestRevision(): Promise<number> {
-    const [row] = await db
-      .select({
-        revision: sql<
-          string | number | null
-        >`greatest(max(${deviceSlots.revision}), (select max(${nodes.revision}) from ${nodes}))`,
-      })
-      .from(deviceSlots);
-    return Number(row?.revision ?? 0);
-  }
-
   async function look(): Promise<void> {
-    const revision = await highestRevision();
+    const revision = await highestRevision(db);
     if (known !== null && revision > known) {
       for (const listener of listeners) {
         send(listener, `event: ${NODE_EVENT_CHANGED}\ndata: ${JSON.stringify({ revision })}\n\n`);
@@ -81,7 +69,7 @@ export function createNodeEvents(db: Database, log: FastifyBaseLogger): NodeEven
   return {
     async listen(nodeId, stream) {
       // What counts as new from here: the pull this stream asks for at once gets everything up to it.
-      known ??= await highestRevision();
+      known ??= await highestRevision(db);
       const listener = { nodeId, stream };
       listeners.add(listener);
       start();
