@@ -42,7 +42,7 @@ import { buildProduct, type Measured, startProduct, workFolder } from './api-pro
 import { loadAverage } from './api-run.ts';
 import { benchPlace } from './bench-place.ts';
 import { type GoalRow, grouped, ms, printGoals } from './goals.ts';
-import { type InboundSeed, reality, shadowsocks, tlsInbound } from './inbound-seeds.ts';
+import { type InboundSeed, reality, seedCustomers, shadowsocks, tlsInbound } from './seeds.ts';
 
 const quick = process.argv.includes('--quick');
 const embedded = process.argv.includes('--embedded');
@@ -147,12 +147,7 @@ async function seed(db: Database, customers: number): Promise<Seeded> {
     made[key] = { id: row.id, token, ratePercent: row.ratePercent };
   }
   const salt = randomBytes(6).toString('hex');
-  await db.execute(sql`
-    insert into users (id, email, invite_code, language, expire_at, connections, created_at, last_login_at)
-    select md5(${salt} || n)::uuid, 'node-api-' || n || '@example.com', 'N' || lpad(to_hex(n), 7, '0'),
-      (array['zh', 'en', 'tw'])[1 + n % 3], now() + interval '1 day' + (n % 300) * interval '1 day',
-      1 + n % 3, now() - n * interval '1 minute', now() - n * interval '10 seconds'
-    from generate_series(1, ${customers}) n`);
+  await seedCustomers(db, { count: customers, salt, label: 'node-api' });
   // Every customer's paid order (a month, half a year or a year); one in ten an older paid one of
   // another plan, one in seven a newer unpaid one: the latest paid order decides the plan.
   await db.execute(sql`

@@ -1,6 +1,24 @@
+// What the benches seed: customers with live access, and the inbounds of their nodes.
 import { randomBytes } from 'node:crypto';
 import { SS_KEY_BYTES } from '@skyway/shared/nodes';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
 import type { inbounds } from '../db/schema/index.ts';
+
+/**
+ * `count` customers with live access (1 to 300 days left, 1 to 3 connections), in one statement;
+ * customer n's id is `md5(salt || n)::uuid`, so the bench's other rows can name them.
+ */
+export async function seedCustomers(db: Database, options: { count: number; salt: string; label: string }) {
+  const { count, salt, label } = options;
+  const letter = label.slice(0, 1).toUpperCase();
+  await db.execute(sql`
+    insert into users (id, email, invite_code, language, expire_at, connections, created_at, last_login_at)
+    select md5(${salt} || n)::uuid, ${label} || '-' || n || '@example.com', ${letter} || lpad(to_hex(n), 7, '0'),
+      (array['zh', 'en', 'tw'])[1 + n % 3], now() + interval '1 day' + (n % 300) * interval '1 day',
+      1 + n % 3, now() - n * interval '1 minute', now() - n * interval '10 seconds'
+    from generate_series(1, ${count}) n`);
+}
 
 /** An inbound as the benches seed it, for a node they add it to. */
 export type InboundSeed = Omit<typeof inbounds.$inferInsert, 'nodeId'>;

@@ -42,7 +42,7 @@ import {
 import { loadAverage } from './api-run.ts';
 import { benchPlace } from './bench-place.ts';
 import { type GoalRow, grouped, ms, printGoals } from './goals.ts';
-import { type InboundSeed, reality, shadowsocks, tlsInbound } from './inbound-seeds.ts';
+import { type InboundSeed, reality, seedCustomers, shadowsocks, tlsInbound } from './seeds.ts';
 
 const quick = process.argv.includes('--quick');
 const embedded = process.argv.includes('--embedded');
@@ -130,12 +130,7 @@ async function seed(db: Database, customers: number): Promise<string[]> {
       .values(rows.map((row, order) => ({ ...row, nodeId: made.id, sortOrder: order + 1 })));
   }
   const salt = randomBytes(6).toString('hex');
-  await db.execute(sql`
-    insert into users (id, email, invite_code, language, expire_at, connections, created_at, last_login_at)
-    select md5(${salt} || n)::uuid, 'subscriber-' || n || '@example.com', 'S' || lpad(to_hex(n), 7, '0'),
-      (array['zh', 'en', 'tw'])[1 + n % 3], now() + interval '1 day' + (n % 300) * interval '1 day',
-      1 + n % 3, now() - n * interval '1 minute', now() - n * interval '10 seconds'
-    from generate_series(1, ${customers}) n`);
+  await seedCustomers(db, { count: customers, salt, label: 'subscriber' });
   await db.execute(sql`
     insert into orders (id, user_id, period, months, days, connections, unit_price, amount, currency,
       pay_method, provider, status, created_at, latest_pay_at, paid_at)
