@@ -52,6 +52,7 @@ function credential(name: string): NodeCredential {
     email: `${name}@node.test`,
     uuid: crypto.randomUUID(),
     password: `pw-${name}`,
+    refused: [],
   };
 }
 
@@ -173,6 +174,8 @@ describe('the agent with its panel', () => {
     expect(panel.downloaded(alice.id) - before).toBeGreaterThanOrEqual(PAGE_BYTES);
     const report = panel.applied.get(present(sequences[0]));
     expect(report?.to).toBeGreaterThanOrEqual(report?.from ?? Infinity);
+    // A panel without `online_interval` (1.0) takes the live addresses in the reports.
+    expect(report?.addresses).toContainEqual({ id: alice.id, ips: ['127.0.0.1'] });
   });
 
   it('restarts the core when the inbounds change, its users kept', async () => {
@@ -269,5 +272,48 @@ describe('the agent without a change stream', () => {
     } finally {
       await agent.stop();
     }
+  });
+});
+
+describe('one device per slot on the node', () => {
+  it('sends the addresses each credential is live from, and refuses the ones the panel names', async () => {
+    const erin = credential('erin');
+    const panel = new FakePanel(await nodeConfig({ online_interval: 1 }));
+    panel.put(erin);
+    const { agent, log } = newAgent(panel, newStateDir(), await freePort());
+    await agent.start();
+    const vless = present(panel.config.inbounds[0]);
+    const from = (address: string, timeoutMs?: number) =>
+      fetchThroughCore(clientOutbound(vless, erin, '127.0.0.1', address), page.url, timeoutMs);
+    try {
+      // Two devices on one credential: every second the panel hears from where.
+      expect(served(await from('127.0.0.2'))).toBe(true);
+      expect(served(await from('127.0.0.3'))).toBe(true);
+      await eventually(() =>
+        panel.online.some((online) => online.addresses.some((entry) => entry.ips.includes('127.0.0.3'))),
+      );
+      const seen = new Set(
+        panel.online.flatMap((online) =>
+          online.addresses.filter((entry) => entry.id === erin.id).flatMap((entry) => entry.ips),
+        ),
+      );
+      expect([...seen].sort()).toEqual(['127.0.0.2', '127.0.0.3']);
+
+      // The panel refuses the second: this core takes it by starting again, the first carries on.
+      panel.put({ ...erin, refused: ['127.0.0.3'] });
+      await eventually(async () => !served(await from('127.0.0.3', 1_500)));
+      expect(served(await from('127.0.0.2'))).toBe(true);
+      expect(log.lines().some((line) => line.msg === 'refused addresses changed: restarting the core')).toBe(
+        true,
+      );
+
+      // The first device left: the panel lifts the refusal.
+      panel.put({ ...erin, refused: [] });
+      await eventually(async () => served(await from('127.0.0.3', 1_500)));
+    } finally {
+      await agent.stop();
+    }
+    // A panel that takes live addresses on their own gets none in the reports.
+    expect(panel.posted.every((report) => (report.addresses ?? []).length === 0)).toBe(true);
   });
 });

@@ -184,6 +184,11 @@ export class Agent {
       this.credentialsEtag = credentials.etag ? { since, etag: credentials.etag } : undefined;
     }
     const result = await this.book.reconcile(driver);
+    if (!driver.liveRefusals && driver.running && this.book.refusalsDiffer()) {
+      this.log.info('refused addresses changed: restarting the core');
+      await this.collectReport();
+      await this.startCore();
+    }
     if (config.changed || credentials.changed) await this.saveCache();
     this.lastSync = Date.now();
     if (credentials.changed || result.failed > 0) {
@@ -207,7 +212,8 @@ export class Agent {
     }
     if (
       before?.report_interval !== config.report_interval ||
-      before?.pull_interval !== config.pull_interval
+      before?.pull_interval !== config.pull_interval ||
+      before?.online_interval !== config.online_interval
     ) {
       this.scheduleTimers();
     }
@@ -230,8 +236,9 @@ export class Agent {
     if (!this.config || !this.running) return;
     clearTimeout(this.retryTimer);
     const users = this.book.users();
+    const refusals = this.book.refusals();
     try {
-      await driver.start(this.config.inbounds, users);
+      await driver.start(this.config.inbounds, users, refusals);
     } catch (error) {
       this.book.coreHolds([]);
       const delay = this.coreBackoff.next();
@@ -239,7 +246,7 @@ export class Agent {
       this.retrySoon(() => void this.queue.run(() => this.ensureCore()), delay);
       return;
     }
-    this.book.coreHolds(users);
+    this.book.coreHolds(users, refusals);
     this.coreStartedAt = Date.now();
     this.windowStart = nowSeconds();
     this.coreVersion = await driver.version().catch(() => `${driver.name} unknown`);
@@ -266,28 +273,56 @@ export class Agent {
     if (this.running) this.retryTimer = setTimeout(task, delay);
   }
 
+  /** Whether the panel takes live addresses on their own (1.1); an older one takes them in reports. */
+  private get onlineApart(): boolean {
+    return this.config?.online_interval !== undefined;
+  }
+
+  /** The addresses each credential is live from, by credential id (64 at most each). */
+  private async liveAddresses(): Promise<{ id: string; ips: string[] }[]> {
+    const { driver } = this.options;
+    if (!driver.running) return [];
+    const byEmail = await driver.readAddresses().catch((error: unknown) => {
+      this.log.warn('cannot read the online addresses', { error });
+      return new Map<string, string[]>();
+    });
+    const live = [];
+    for (const [email, ips] of byEmail) {
+      const id = this.book.idForEmail(email);
+      if (id && ips.length > 0) live.push({ id, ips: ips.slice(0, 64) });
+    }
+    return live;
+  }
+
+  /**
+   * Sends the addresses each credential is live from now (every `online_interval`): the panel lets
+   * one device use a slot at a time. A snapshot: one that does not arrive is simply superseded.
+   */
+  async sendOnline(): Promise<void> {
+    const addresses = await this.queue.run(() => this.liveAddresses());
+    if (addresses.length === 0) return;
+    try {
+      await this.options.panel.postOnline({ addresses }, this.halted.signal);
+    } catch (error) {
+      this.log.warn('cannot send the live addresses', { error });
+    }
+  }
+
   /** Moves the core's counters (reset by the read) into the outbox at once, then wakes the sender. */
   private async collectReport(): Promise<void> {
     const { driver } = this.options;
     if (!driver.running || !this.outbox) return;
-    const addresses = await driver.readAddresses().catch((error: unknown) => {
-      this.log.warn('cannot read the online addresses', { error });
-      return new Map<string, string[]>();
-    });
+    const addresses = this.onlineApart ? [] : await this.liveAddresses();
     const traffic = await driver.readTraffic();
     const to = Math.max(nowSeconds(), this.windowStart);
-    const report: ReportBody = { from: this.windowStart, to, traffic: [], addresses: [] };
+    const report: ReportBody = { from: this.windowStart, to, traffic: [], addresses };
     this.windowStart = to;
     for (const [email, bytes] of traffic) {
       const id = this.book.idForEmail(email);
       if (id) report.traffic.push({ id, ...bytes });
       else this.log.warn('traffic of an unknown user dropped', { email, ...bytes });
     }
-    for (const [email, ips] of addresses) {
-      const id = this.book.idForEmail(email);
-      if (id) report.addresses?.push({ id, ips: ips.slice(0, 64) });
-    }
-    if (report.traffic.length === 0 && report.addresses?.length === 0) return;
+    if (report.traffic.length === 0 && addresses.length === 0) return;
     try {
       const entry = await this.outbox.add(report);
       this.log.debug('report written to the outbox', { sequence: entry.sequence });
@@ -322,6 +357,9 @@ export class Agent {
         const streamUp = this.stream?.connected ?? false;
         if (!streamUp || Date.now() - this.lastSync >= SAFETY_PULL_MS) void this.sync();
       }, intervals.pull_interval * 1_000),
+      ...(this.config?.online_interval
+        ? [setInterval(() => void this.sendOnline(), this.config.online_interval * 1_000)]
+        : []),
     ];
   }
 }

@@ -49,7 +49,8 @@ const web = webCaller(
 
 beforeAll(async () => {
   page = await startPage(PAGE_BYTES);
-  t = await startTestApp();
+  // Agents send their live addresses every second (one device per slot).
+  t = await startTestApp({ NODE_ONLINE_INTERVAL_SECONDS: '1' });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   panelUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   admin = await signedInStaff(t.app, t.database, 'admin');
@@ -148,8 +149,15 @@ async function link(token: string) {
   return { slotId: slot.id, server: vless };
 }
 
-/** A page fetched through the node as the customer's app would, with the link's credential. */
-async function fetchWith(server: { port: number; uuid: string }): Promise<boolean> {
+/**
+ * A page fetched through the node as the customer's app would, with the link's credential; from the
+ * local address `from` when given (two devices on one machine).
+ */
+async function fetchWith(
+  server: { port: number; uuid: string },
+  from?: string,
+  timeoutMs = 4_000,
+): Promise<boolean> {
   const inbound = {
     protocol: 'vless',
     port: server.port,
@@ -158,9 +166,9 @@ async function fetchWith(server: { port: number; uuid: string }): Promise<boolea
     path: null,
   } as NodeInbound;
   const result = await fetchThroughCore(
-    clientOutbound(inbound, { uuid: server.uuid, password: '' } as never),
+    clientOutbound(inbound, { uuid: server.uuid, password: '' } as never, '127.0.0.1', from),
     page.url,
-    4_000,
+    timeoutMs,
   );
   return result === `200 ${page.body}`;
 }
@@ -260,4 +268,48 @@ describe('a node following the panel', () => {
     const [slot] = await t.database.db.select().from(deviceSlots).where(eq(deviceSlots.id, customer.slotId));
     expect(slot?.active).toBe(true);
   }, 90_000);
+
+  it('lets one device use a slot at a time: a second is refused, and let in once the first has gone', async () => {
+    // The operator's grace for a second address: 2 s.
+    expect((await admin.call('PATCH', '/settings', { device_grace_seconds: 2 })).statusCode).toBe(200);
+    const customer = await buyer();
+    await within(() => fetchWith(customer.server, '127.0.0.2'));
+
+    // The first device keeps using the node, as a phone streaming would.
+    let firstInUse = true;
+    const firstDevice = (async () => {
+      while (firstInUse) {
+        await fetchWith(customer.server, '127.0.0.2', 1_500);
+        await sleep(200);
+      }
+    })();
+    try {
+      // A second device with the same link, from another address: refused within 30 s.
+      const started = Date.now();
+      await within(async () => !(await fetchWith(customer.server, '127.0.0.3', 1_500)), 30_000);
+      const refusedAfter = Date.now() - started;
+      expect(refusedAfter).toBeLessThan(30_000);
+      // Refused for good while the first is there (not a restart's blip), and the first still works.
+      expect(await fetchWith(customer.server, '127.0.0.3', 1_500)).toBe(false);
+      expect(await fetchWith(customer.server, '127.0.0.2')).toBe(true);
+
+      // My devices says the link is in use on another device (a loopback address has no country).
+      const devices = (await web('/web/device/list', {}, customer.token)).json().data.devices as {
+        in_use_elsewhere: { country: string | null; refused_at: number } | null;
+      }[];
+      expect(devices[0]?.in_use_elsewhere).toMatchObject({ country: null });
+    } finally {
+      firstInUse = false;
+      await firstDevice;
+    }
+
+    // The first device has stopped: once it has been gone the liveness window, the second works.
+    const stopped = Date.now();
+    await within(() => fetchWith(customer.server, '127.0.0.3', 1_500), 30_000);
+    expect(Date.now() - stopped).toBeLessThan(30_000);
+    const devices = (await web('/web/device/list', {}, customer.token)).json().data.devices as {
+      in_use_elsewhere: unknown;
+    }[];
+    expect(devices[0]?.in_use_elsewhere).toBeNull();
+  }, 120_000);
 });

@@ -197,12 +197,17 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(deviceRoutes, {
     db,
     subscriptionKey: loadSubscriptionKey(config),
+    onlineIntervalSeconds: config.nodeOnlineIntervalSeconds,
     publicUrl: config.payments.publicUrl,
   });
   // The nodes' change streams end before the server waits for its connections to close.
   const nodeEvents = createNodeEvents(db, app.log);
   app.addHook('preClose', async () => nodeEvents.close());
-  await app.register(nodeApiRoutes, { db, events: nodeEvents });
+  await app.register(nodeApiRoutes, {
+    db,
+    events: nodeEvents,
+    onlineIntervalSeconds: config.nodeOnlineIntervalSeconds,
+  });
   await app.register(uniproxyRoutes, { db });
   const provider = createPaymentProvider(config);
   await app.register(orderRoutes, {

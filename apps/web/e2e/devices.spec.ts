@@ -4,11 +4,13 @@ import { formatYuan } from '@skyway/shared/money';
 import { parse } from 'yaml';
 import { buyAndPay, choose, monthlyPrice } from './checkout.ts';
 import {
+  type Account,
   addNode,
   expect,
   expectNoAccessibilityViolations,
   freshAccount,
   saveScreenshot,
+  secondDeviceOn,
   signInAs,
   test,
   useLanguage,
@@ -33,15 +35,23 @@ async function clashProxies(request: APIRequestContext, link: string): Promise<C
 }
 
 /** Buys a month of `connections` in the sandbox and follows the paid dialog to My devices. */
-async function buyAndSetUp(page: Page, request: APIRequestContext, connections: number): Promise<void> {
-  await signInAs(page, await freshAccount(request));
+async function buyAndSetUp(page: Page, request: APIRequestContext, connections: number): Promise<Account> {
+  const account = await freshAccount(request);
+  await signInAs(page, account);
   await page.goto('/buy');
   await choose(page, connections);
   const { dialog } = await buyAndPay(page, formatYuan((await monthlyPrice(request)) * connections));
   await dialog.getByRole('link', { name: 'Set up devices' }).click();
   await expect(page).toHaveURL('/devices');
   await expect(page.locator('.device-card')).toHaveCount(connections);
+  return account;
 }
+
+/** What device 1's card says while the nodes turn a second device away (its holder is in Japan). */
+const IN_USE_ELSEWHERE = {
+  en: 'This link is in use on another device (location: Japan)',
+  zh: '此链接正在日本的另一台设备上使用',
+};
 
 test('two connections bought are two devices, each link serving this customer its own credential', async ({
   page,
@@ -115,10 +125,14 @@ test('a link opened in a browser shows its QR code and the apps’ import links'
 for (const language of ['en', 'zh'] as const) {
   test(`My devices fits a 375 px phone (${language})`, async ({ page, request }) => {
     await page.setViewportSize({ width: 375, height: 812 });
-    await buyAndSetUp(page, request, 2);
+    const account = await buyAndSetUp(page, request, 2);
+    // A second device on the first link, which the nodes refuse: its card says so.
+    await secondDeviceOn(request, account);
     await useLanguage(page, language);
     await page.reload();
     await expect(page.locator('.device-card')).toHaveCount(2);
+    await expect(page.getByTestId('device-1').getByText(IN_USE_ELSEWHERE[language])).toBeVisible();
+    await expect(page.getByTestId('device-2').locator('.device-card__elsewhere')).toHaveCount(0);
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );

@@ -8,10 +8,12 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
 import { isSettingKey, resetSetting, writeSetting } from '../../server/src/modules/settings/repository.ts';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { openDatabase } from '../../server/src/db/client.ts';
-import { inbounds, nodes, orders } from '../../server/src/db/schema/index.ts';
+import { deviceSlots, inbounds, nodes, orders, users } from '../../server/src/db/schema/index.ts';
 import { fulfilPayment } from '../../server/src/modules/orders/fulfilment.ts';
+import { liveWindowMs } from '../../server/src/modules/presence/rules.ts';
+import { receiveSightings } from '../../server/src/modules/presence/service.ts';
 import { inviteOwner } from '../../server/src/modules/staff/service.ts';
 import { makeTestChain } from '../../server/src/testing/apple-chain.ts';
 import { signedInitialBuy } from '../../server/src/testing/apple-notifications.ts';
@@ -129,6 +131,24 @@ const control = createServer((request, reply) => {
         },
       ]);
       reply.end(JSON.stringify({ name: node.name }));
+    } else if (request.url === '/devices/second-device' && typeof body.email === 'string') {
+      // What the nodes report when the customer's first slot is used from Japan and a second device
+      // joins from the US, with no grace: the second is refused (the node side has its own journey).
+      const [slot] = await database.db
+        .select({ id: deviceSlots.id })
+        .from(deviceSlots)
+        .innerJoin(users, eq(users.id, deviceSlots.userId))
+        .where(and(eq(users.email, body.email), eq(deviceSlots.position, 1)));
+      if (!slot) throw new Error(`no slot of ${body.email}`);
+      const policy = { graceMs: 0, liveMs: liveWindowMs(config.nodeOnlineIntervalSeconds) };
+      await receiveSightings(database.db, [{ id: slot.id, ips: ['133.1.1.1'] }], new Date(), policy);
+      await receiveSightings(
+        database.db,
+        [{ id: slot.id, ips: ['133.1.1.1', '8.8.8.8'] }],
+        new Date(),
+        policy,
+      );
+      reply.end('{}');
     } else if (request.url === '/staff/mailed-link' && typeof body.to === 'string') {
       // The set-up link in the invitation a member of staff finds in their mailbox.
       const to = body.to;

@@ -200,6 +200,12 @@ export async function addNode(request: APIRequestContext): Promise<string> {
   return ((await reply.json()) as { name: string }).name;
 }
 
+/** The nodes report a second device on the account's first slot, which they refuse. */
+export async function secondDeviceOn(request: APIRequestContext, { account }: Account): Promise<void> {
+  const reply = await request.post(control('/devices/second-device'), { data: { email: account } });
+  expect(reply.ok(), await reply.text()).toBe(true);
+}
+
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 /** A translation file of the site, as the page shows it in that language. */

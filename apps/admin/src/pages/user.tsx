@@ -105,6 +105,11 @@ function useSectionColumns(): { [Kind in UserSection]: ColumnsType<Entry<Kind>> 
       },
       { title: t('createdAt'), dataIndex: 'created_at', render: when },
       { title: t('lastFetch'), dataIndex: 'last_fetch_at', render: when },
+      {
+        title: t('refusedAddresses'),
+        dataIndex: 'refused',
+        render: (refused: string[]) => (refused.length > 0 ? refused.join(', ') : t('none')),
+      },
       { title: t('upload'), dataIndex: 'upload', render: formatBytes },
       { title: t('download'), dataIndex: 'download', render: formatBytes },
     ],

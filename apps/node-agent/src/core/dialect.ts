@@ -15,8 +15,13 @@ export interface CoreDialect {
   readonly name: CoreName;
   /** The folder under `protos/` and the protobuf package prefix of the core's API. */
   readonly protos: { folder: string; package: string };
-  /** Whether the core keeps per-user online address lists (Xray's StatsService online maps). */
-  readonly onlineStats: boolean;
+  /**
+   * Where the users' live source addresses come from: the core's per-user online lists (Xray's
+   * StatsService online maps), or its access log (V2Ray 4 has no such lists).
+   */
+  readonly addresses: 'online-stats' | 'access-log';
+  /** Whether the core takes routing rules while it runs (Xray's RoutingService AddRule / RemoveRule). */
+  readonly liveRefusals: boolean;
   /** The policy of level 0, on which every user sits. */
   readonly userPolicy: Record<string, boolean>;
   /** Why this core cannot serve the inbound with these settings; undefined when it can. */

@@ -28,6 +28,12 @@ export interface RenderedCore {
 
 export type CoreConfig = Record<string, unknown>;
 
+/**
+ * Source addresses each user (by email) is refused from: the panel lets one device use a slot at a
+ * time, and another device holds this one.
+ */
+export type Refusals = ReadonlyMap<string, readonly string[]>;
+
 /** What the agent's own configuration gives every core. */
 export interface CoreSettings {
   bin: string;
@@ -48,10 +54,14 @@ export interface CoreSettings {
  */
 export interface CoreDriver {
   readonly name: CoreName;
-  /** The core's JSON configuration for these inbounds, holding these users from the start. */
-  render(inbounds: readonly NodeInbound[], users: readonly CoreUser[]): RenderedCore;
+  /** The core's JSON configuration for these inbounds, holding these users and refusals from the start. */
+  render(inbounds: readonly NodeInbound[], users: readonly CoreUser[], refusals?: Refusals): RenderedCore;
   /** Starts the core (stopping a running one first); resolves once its API and inbounds listen. */
-  start(inbounds: readonly NodeInbound[], users: readonly CoreUser[]): Promise<RenderedCore>;
+  start(
+    inbounds: readonly NodeInbound[],
+    users: readonly CoreUser[],
+    refusals?: Refusals,
+  ): Promise<RenderedCore>;
   stop(): Promise<void>;
   readonly running: boolean;
   /** Called when the core exits without being asked to (a crash). */
@@ -64,6 +74,13 @@ export interface CoreDriver {
   readTraffic(): Promise<Map<string, UserTraffic>>;
   /** The source addresses each email is connected from now, where the core can tell. */
   readAddresses(): Promise<Map<string, string[]>>;
+  /**
+   * Whether `setRefusals` changes the running core (Xray's RoutingService); a core without it
+   * (V2Ray 4) takes new refusals only through `start`.
+   */
+  readonly liveRefusals: boolean;
+  /** Makes the running core refuse exactly these addresses (users not named are refused none). */
+  setRefusals(refusals: Refusals): Promise<void>;
   /** The core's name and version, e.g. "v2ray 4.34.0". */
   version(): Promise<string>;
 }

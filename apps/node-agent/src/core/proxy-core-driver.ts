@@ -5,9 +5,18 @@ import type { Logger } from '../log.ts';
 import { writeFileAtomic } from '../lib/files.ts';
 import { CoreProcess } from './core-process.ts';
 import type { CoreDialect } from './dialect.ts';
-import type { CoreDriver, CoreSettings, CoreUser, NodeInbound, RenderedCore, UserTraffic } from './driver.ts';
+import { AccessLogAddresses } from './access-log.ts';
+import type {
+  CoreDriver,
+  CoreSettings,
+  CoreUser,
+  NodeInbound,
+  Refusals,
+  RenderedCore,
+  UserTraffic,
+} from './driver.ts';
 import { CoreApi, grpcCode } from './grpc-api.ts';
-import { renderCoreConfig, USER_LEVEL } from './render-config.ts';
+import { accessLogFile, BLOCKED_TAG, refusalRuleTag, renderCoreConfig, USER_LEVEL } from './render-config.ts';
 import { onlineAddresses, trafficByEmail } from './stats-names.ts';
 
 const GRPC_UNIMPLEMENTED = 12;
@@ -24,6 +33,9 @@ export class ProxyCoreDriver implements CoreDriver {
   private api: CoreApi | undefined;
   private served: NodeInbound[] = [];
   private onlineUnsupported = false;
+  private readonly accessLog: AccessLogAddresses | undefined;
+  /** The refusals the running core has. */
+  private refusals = new Map<string, readonly string[]>();
 
   constructor(
     private readonly dialect: CoreDialect,
@@ -31,6 +43,11 @@ export class ProxyCoreDriver implements CoreDriver {
     private readonly log: Logger,
   ) {
     this.process = new CoreProcess(settings.bin, path.join(settings.stateDir, 'core.pid'), log);
+    if (dialect.addresses === 'access-log') this.accessLog = new AccessLogAddresses(accessLogFile(settings));
+  }
+
+  get liveRefusals(): boolean {
+    return this.dialect.liveRefusals;
   }
 
   get name() {
@@ -45,13 +62,17 @@ export class ProxyCoreDriver implements CoreDriver {
     this.process.onUnexpectedExit(listener);
   }
 
-  render(inbounds: readonly NodeInbound[], users: readonly CoreUser[]): RenderedCore {
-    return renderCoreConfig(this.dialect, inbounds, users, this.settings);
+  render(inbounds: readonly NodeInbound[], users: readonly CoreUser[], refusals?: Refusals): RenderedCore {
+    return renderCoreConfig(this.dialect, inbounds, users, this.settings, refusals);
   }
 
-  async start(inbounds: readonly NodeInbound[], users: readonly CoreUser[]): Promise<RenderedCore> {
+  async start(
+    inbounds: readonly NodeInbound[],
+    users: readonly CoreUser[],
+    refusals: Refusals = new Map(),
+  ): Promise<RenderedCore> {
     await this.stop();
-    const rendered = this.render(inbounds, users);
+    const rendered = this.render(inbounds, users, refusals);
     for (const { tag, reason } of rendered.skipped) {
       this.log.warn('inbound skipped', { tag, reason, core: this.name });
     }
@@ -60,6 +81,7 @@ export class ProxyCoreDriver implements CoreDriver {
     const ports = [this.settings.apiPort, ...rendered.served.map((inbound) => inbound.port)];
     await this.process.start(this.dialect.runArgs(file), ports);
     this.served = rendered.served;
+    this.refusals = new Map(refusals);
     this.api = new CoreApi(
       this.dialect.protos.folder,
       this.dialect.protos.package,
@@ -118,8 +140,32 @@ export class ProxyCoreDriver implements CoreDriver {
     return trafficByEmail(await this.requireApi().queryStats('user>>>', true));
   }
 
+  async setRefusals(refusals: Refusals): Promise<void> {
+    if (!this.dialect.liveRefusals) throw new Error(`${this.name} takes refusals only when it starts`);
+    const api = this.requireApi();
+    const failures: string[] = [];
+    for (const email of new Set([...this.refusals.keys(), ...refusals.keys()])) {
+      const had = this.refusals.get(email) ?? [];
+      const wanted = refusals.get(email) ?? [];
+      if (had.join() === wanted.join()) continue;
+      try {
+        // Xray refuses a second rule with one tag: the old one goes first.
+        if (had.length > 0) await api.removeRule(refusalRuleTag(email));
+        this.refusals.delete(email);
+        if (wanted.length > 0) {
+          await api.addRefusalRule(refusalRuleTag(email), email, wanted, BLOCKED_TAG);
+          this.refusals.set(email, wanted);
+        }
+      } catch (error) {
+        failures.push(`${email}: ${(error as Error).message}`);
+      }
+    }
+    if (failures.length > 0) throw new Error(`refusing failed for ${failures.join('; ')}`);
+  }
+
   async readAddresses(): Promise<Map<string, string[]>> {
-    if (!this.dialect.onlineStats || this.onlineUnsupported) return new Map();
+    if (this.accessLog) return this.accessLog.read();
+    if (this.onlineUnsupported) return new Map();
     const api = this.requireApi();
     try {
       const names = await api.onlineUsers();

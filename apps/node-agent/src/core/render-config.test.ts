@@ -74,7 +74,7 @@ describe('the Xray configuration', () => {
   it('serves every protocol and transport, with the API on loopback and per-user stats', () => {
     expect(rendered.skipped).toEqual([]);
     expect(rendered.config).toMatchObject({
-      api: { tag: 'api', services: ['HandlerService', 'StatsService'] },
+      api: { tag: 'api', services: ['HandlerService', 'StatsService', 'RoutingService'] },
       stats: {},
       policy: { levels: { 0: { statsUserUplink: true, statsUserDownlink: true, statsUserOnline: true } } },
     });
@@ -249,5 +249,47 @@ describe('the V2Ray 4.34 configuration', () => {
       type: 'v2ray.core.proxy.vless.Account',
       fields: { id: user.uuid },
     });
+  });
+});
+
+describe('refusing a user’s other devices', () => {
+  const refusals = new Map([[user.email, ['198.51.100.7', '2001:db8::9']]]);
+  const rulesOf = (config: Record<string, unknown>) =>
+    (config.routing as { rules: Record<string, unknown>[] }).rules;
+
+  it('writes one rule per refused user, routed to the blackhole, named for Xray to remove it', () => {
+    const xray = renderCoreConfig(xrayDialect, [inbounds.vlessTcp], [user], settings, refusals).config;
+    expect(rulesOf(xray)).toContainEqual({
+      type: 'field',
+      ruleTag: `refuse:${user.email}`,
+      user: [user.email],
+      source: ['198.51.100.7', '2001:db8::9'],
+      outboundTag: 'blocked',
+    });
+    // Xray reads the users' addresses from its online lists: no access log.
+    expect(xray.log).toEqual({ loglevel: 'warning' });
+  });
+
+  it('gives V2Ray the rule without a tag, and an access log to read the addresses from', () => {
+    const v2ray = renderCoreConfig(v2rayDialect, [inbounds.vlessTcp], [user], settings, refusals).config;
+    expect(rulesOf(v2ray)).toContainEqual({
+      type: 'field',
+      user: [user.email],
+      source: ['198.51.100.7', '2001:db8::9'],
+      outboundTag: 'blocked',
+    });
+    expect(v2ray.log).toEqual({ loglevel: 'warning', access: '/var/lib/skyway-node-agent/access.log' });
+    expect(v2ray.api).toEqual({ tag: 'api', services: ['HandlerService', 'StatsService'] });
+  });
+
+  it('writes no rule for a user refused from nowhere', () => {
+    const none = renderCoreConfig(
+      xrayDialect,
+      [inbounds.vlessTcp],
+      [user],
+      settings,
+      new Map([[user.email, []]]),
+    );
+    expect(rulesOf(none.config).some((rule) => 'user' in rule)).toBe(false);
   });
 });

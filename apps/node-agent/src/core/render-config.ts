@@ -1,9 +1,11 @@
+import path from 'node:path';
 import type { CoreDialect } from './dialect.ts';
 import type {
   CoreConfig,
   CoreSettings,
   CoreUser,
   NodeInbound,
+  Refusals,
   RenderedCore,
   SkippedInbound,
 } from './driver.ts';
@@ -25,6 +27,12 @@ const PRIVATE_RANGES = [
   'fc00::/7',
   'fe80::/10',
 ];
+
+/** The access log of a core whose users' addresses are read from it, in the agent's state folder. */
+export const accessLogFile = (settings: CoreSettings) => path.join(settings.stateDir, 'access.log');
+
+/** The routing rule that refuses a user's other devices: one per user, named for Xray's RemoveRule. */
+export const refusalRuleTag = (email: string) => `refuse:${email}`;
 
 /** A user's level, fixed: level 0's policy turns on the per-user counters. */
 export const USER_LEVEL = 0;
@@ -65,6 +73,7 @@ export function renderCoreConfig(
   inbounds: readonly NodeInbound[],
   users: readonly CoreUser[],
   settings: CoreSettings,
+  refusals: Refusals = new Map(),
 ): RenderedCore {
   const served: NodeInbound[] = [];
   const skipped: SkippedInbound[] = [];
@@ -79,8 +88,14 @@ export function renderCoreConfig(
     served.push(inbound);
   }
   const config: CoreConfig = {
-    log: { loglevel: 'warning' },
-    api: { tag: API_TAG, services: ['HandlerService', 'StatsService'] },
+    log: {
+      loglevel: 'warning',
+      ...(dialect.addresses === 'access-log' ? { access: accessLogFile(settings) } : {}),
+    },
+    api: {
+      tag: API_TAG,
+      services: ['HandlerService', 'StatsService', ...(dialect.liveRefusals ? ['RoutingService'] : [])],
+    },
     stats: {},
     policy: {
       levels: { [USER_LEVEL]: dialect.userPolicy },
@@ -117,6 +132,16 @@ export function renderCoreConfig(
           port: String(settings.apiPort),
           outboundTag: BLOCKED_TAG,
         },
+        // One device per slot: the addresses the panel refuses each user from.
+        ...[...refusals]
+          .filter(([, addresses]) => addresses.length > 0)
+          .map(([email, addresses]) => ({
+            type: 'field',
+            ...(dialect.liveRefusals ? { ruleTag: refusalRuleTag(email) } : {}),
+            user: [email],
+            source: [...addresses],
+            outboundTag: BLOCKED_TAG,
+          })),
         ...(settings.allowPrivateDestinations
           ? []
           : [{ type: 'field', ip: PRIVATE_RANGES, outboundTag: BLOCKED_TAG }]),

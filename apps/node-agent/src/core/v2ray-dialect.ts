@@ -8,7 +8,8 @@ import { streamSettings, USER_LEVEL } from './render-config.ts';
 export const v2rayDialect: CoreDialect = {
   name: 'v2ray',
   protos: { folder: 'v2ray', package: 'v2ray.core' },
-  onlineStats: false,
+  addresses: 'access-log',
+  liveRefusals: false,
   userPolicy: { statsUserUplink: true, statsUserDownlink: true },
 
   unsupported(inbound) {

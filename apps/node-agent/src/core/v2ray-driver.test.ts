@@ -148,11 +148,31 @@ describe('the V2Ray driver on the real core', () => {
   it('starts again with the users in its configuration', async () => {
     const other: CoreUser = { email: 'slot-2@node.test', uuid: crypto.randomUUID(), password: 'pw-2' };
     await driver.start(inbounds, [other]);
+    // What the earlier tests' connections left in the access log.
+    await driver.readAddresses();
     expect(await fetchVia(present(inbounds[0]), other)).toBe(`200 ${page.body}`);
     expect(await fetchVia(present(inbounds[2]), other)).toBe(`200 ${page.body}`);
     expect((await driver.readTraffic()).get(other.email)?.download).toBeGreaterThanOrEqual(2 * PAGE_BYTES);
+    // V2Ray has no online lists: the addresses that opened connections since the last read.
+    expect(await driver.readAddresses()).toEqual(new Map([[other.email, ['127.0.0.1']]]));
     expect(await driver.readAddresses()).toEqual(new Map());
     expect(await driver.version()).toMatch(/^v2ray 4\.\d+\.\d+$/);
+  });
+
+  it('refuses a user from the addresses it starts with, and only from those', async () => {
+    const shared: CoreUser = { email: 'slot-3@node.test', uuid: crypto.randomUUID(), password: 'pw-3' };
+    expect(driver.liveRefusals).toBe(false);
+    await driver.start(inbounds, [shared], new Map([[shared.email, ['127.0.0.2']]]));
+    await driver.readAddresses();
+    const from = (address: string) =>
+      fetchThroughCore(clientOutbound(present(inbounds[0]), shared, '127.0.0.1', address), page.url, 1_500);
+    expect(await from('127.0.0.2')).not.toBe(`200 ${page.body}`);
+    expect(await from('127.0.0.3')).toBe(`200 ${page.body}`);
+    // The refused device still knocks: the panel keeps seeing it.
+    expect((await driver.readAddresses()).get(shared.email)?.sort()).toEqual(['127.0.0.2', '127.0.0.3']);
+    await expect(driver.setRefusals(new Map())).rejects.toThrow(/only when it starts/);
+    await driver.start(inbounds, [shared]);
+    expect(await from('127.0.0.2')).toBe(`200 ${page.body}`);
   });
 
   it('stops a core that an agent which died left running, then starts its own', async () => {

@@ -3,7 +3,7 @@ import type { ServiceDefinition } from '@grpc/proto-loader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ssUserKey } from '@skyway/shared/shadowsocks';
 import { testInbound } from '../testing/v2ray-client.ts';
-import { CoreApi, loadProtos } from './grpc-api.ts';
+import { CoreApi, ipBytes, loadProtos } from './grpc-api.ts';
 import { onlineAddresses, trafficByEmail } from './stats-names.ts';
 import { xrayDialect } from './xray-dialect.ts';
 import { present } from '../testing/present.ts';
@@ -23,6 +23,7 @@ const decode = (message: TypedMessage) =>
 
 describe('the Xray API calls', () => {
   const received: { tag: string; operation: TypedMessage }[] = [];
+  const routing: { name: string; request: Record<string, unknown> }[] = [];
   const server = new grpc.Server();
   let api: CoreApi;
 
@@ -62,6 +63,16 @@ describe('the Xray API calls', () => {
           name: call.request.name,
           ips: { '203.0.113.7': 1_700_000_000, '2001:db8::1': 1_700_000_001 },
         }),
+    });
+    const routingCall =
+      (name: string) =>
+      (call: grpc.ServerUnaryCall<Record<string, unknown>, object>, done: grpc.sendUnaryData<object>) => {
+        routing.push({ name, request: call.request });
+        done(null, {});
+      };
+    server.addService(service('xray.app.router.command.RoutingService'), {
+      AddRule: routingCall('AddRule'),
+      RemoveRule: routingCall('RemoveRule'),
     });
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) =>
@@ -161,5 +172,68 @@ describe('the Xray API calls', () => {
     const names = await api.onlineUsers();
     const entries = await Promise.all(names.map(async (name) => [name, await api.onlineIps(name)] as const));
     expect(onlineAddresses(entries)).toEqual(new Map([['a@node', ['203.0.113.7', '2001:db8::1']]]));
+  });
+
+  it('adds a rule refusing a user from given IPv4, IPv6 and IPv4-mapped addresses', async () => {
+    await api.addRefusalRule(
+      'refuse:slot-1',
+      'slot-1',
+      ['127.0.0.3', '2001:db8::1', '::ffff:10.0.0.9'],
+      'blocked',
+    );
+    const { name, request } = present(routing.at(-1));
+    expect(name).toBe('AddRule');
+    expect(request.shouldAppend).toBe(true);
+    const config = request.config as TypedMessage;
+    expect(config.type).toBe('xray.app.router.Config');
+    const { rule } = decode(config) as {
+      rule: {
+        tag: string;
+        rule_tag: string;
+        user_email: string[];
+        source_ip: { custom: { cidr: { ip: Uint8Array; prefix: number } } }[];
+      }[];
+    };
+    expect(rule).toHaveLength(1);
+    const [added] = rule;
+    expect(added?.tag).toBe('blocked');
+    expect(added?.rule_tag).toBe('refuse:slot-1');
+    expect(added?.user_email).toEqual(['slot-1']);
+    expect(
+      added?.source_ip.map(({ custom: { cidr } }) => ({
+        ip: Buffer.from(cidr.ip).toString('hex'),
+        prefix: cidr.prefix,
+      })),
+    ).toEqual([
+      { ip: '7f000003', prefix: 32 },
+      { ip: '20010db8000000000000000000000001', prefix: 128 },
+      { ip: '0a000009', prefix: 32 },
+    ]);
+  });
+
+  it('removes a routing rule by its rule tag', async () => {
+    await api.removeRule('refuse:slot-1');
+    expect(routing.at(-1)).toEqual({ name: 'RemoveRule', request: { ruleTag: 'refuse:slot-1' } });
+  });
+
+  it('refuses an address that is not an IP before calling the core', async () => {
+    const calls = routing.length;
+    expect(() =>
+      api.addRefusalRule('refuse:slot-2', 'slot-2', ['127.0.0.4', 'not-an-ip'], 'blocked'),
+    ).toThrow('not an IP address: not-an-ip');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(routing).toHaveLength(calls);
+  });
+
+  it('turns IP text into its bytes', () => {
+    const hex = (address: string) => Buffer.from(ipBytes(address)).toString('hex');
+    expect(hex('203.0.113.7')).toBe('cb007107');
+    expect(hex('::')).toBe('0'.repeat(32));
+    expect(hex('fe80::1:2')).toBe('fe800000000000000000000000010002');
+    expect(hex('::FFFF:192.0.2.1')).toBe('c0000201');
+    expect(hex('64:ff9b::192.0.2.33')).toBe('0064ff9b0000000000000000c0000221');
+    for (const bad of ['', '1.2.3', '256.1.1.1', 'fe80::1%eth0', '1:2:3:4:5:6:7:8:9']) {
+      expect(() => ipBytes(bad)).toThrow('not an IP address');
+    }
   });
 });

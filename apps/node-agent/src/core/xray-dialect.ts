@@ -31,7 +31,8 @@ const ssKey = (inbound: NodeInbound, password: string) => ssUserKey(password, in
 export const xrayDialect: CoreDialect = {
   name: 'xray',
   protos: { folder: 'xray', package: 'xray' },
-  onlineStats: true,
+  addresses: 'online-stats',
+  liveRefusals: true,
   userPolicy: { statsUserUplink: true, statsUserDownlink: true, statsUserOnline: true },
 
   unsupported(inbound, settings) {

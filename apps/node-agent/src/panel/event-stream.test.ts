@@ -57,7 +57,7 @@ describe('the event stream', () => {
   it('delivers the panel’s events and says when it is connected', async () => {
     let open: ServerResponse | undefined;
     const server = await startHttpServer((request, reply) => {
-      expect(request.headers).toMatchObject({ accept: 'text/event-stream', 'x-node-api': '1.0' });
+      expect(request.headers).toMatchObject({ accept: 'text/event-stream', 'x-node-api': '1.1' });
       openStream(reply);
       reply.write(': hello\n\n');
       open = reply;

@@ -60,7 +60,7 @@ describe('the panel client', () => {
     expect(reply).toEqual({ changed: true, value: config, etag: '"config-1"' });
     expect(seen.at(-1)?.headers).toMatchObject({
       authorization: 'Bearer node-token-0123456789',
-      'x-node-api': '1.0',
+      'x-node-api': '1.1',
       'user-agent': 'skyway-node-agent/0.1.0',
     });
   });

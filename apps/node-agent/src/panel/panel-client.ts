@@ -4,6 +4,7 @@ import {
   NODE_API_VERSION,
   nodeConfigSchema,
   nodeCredentialsSchema,
+  type nodeOnlineRequest,
   nodeReportReply,
   type nodeReportRequest,
   type nodeStatusRequest,
@@ -14,6 +15,7 @@ export type NodeCredentials = z.infer<typeof nodeCredentialsSchema>;
 export type NodeReport = z.input<typeof nodeReportRequest>;
 export type NodeReportReply = z.infer<typeof nodeReportReply>;
 export type NodeStatus = z.infer<typeof nodeStatusRequest>;
+export type NodeOnline = z.infer<typeof nodeOnlineRequest>;
 
 /** A reply that may be "nothing changed since the ETag you hold" (304). */
 export type Conditional<T> = { changed: false } | { changed: true; value: T; etag: string | undefined };
@@ -23,7 +25,7 @@ const REQUEST_TIMEOUT_MS = 15_000;
 /** The calls the agent makes, so a test can stand in for the panel. */
 export type PanelApi = Pick<
   PanelClient,
-  'getConfig' | 'getCredentials' | 'postReport' | 'postStatus' | 'openEvents'
+  'getConfig' | 'getCredentials' | 'postReport' | 'postOnline' | 'postStatus' | 'openEvents'
 >;
 
 /** A call the panel answered with an error (or did not answer with the envelope). */
@@ -193,6 +195,11 @@ export class PanelClient {
   /** `POST /node/v1/report`: applied once per sequence, however often it is sent. */
   postReport(report: NodeReport, signal?: AbortSignal): Promise<NodeReportReply> {
     return this.post('report', report, nodeReportReply, signal);
+  }
+
+  /** `POST /node/v1/online` (1.1): the addresses each credential is live from now. */
+  async postOnline(online: NodeOnline, signal?: AbortSignal): Promise<void> {
+    await this.post('online', online, z.unknown(), signal);
   }
 
   async postStatus(status: NodeStatus, signal?: AbortSignal): Promise<void> {

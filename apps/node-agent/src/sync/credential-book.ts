@@ -1,4 +1,4 @@
-import type { CoreDriver, CoreUser, NodeCredential } from '../core/driver.ts';
+import type { CoreDriver, CoreUser, NodeCredential, Refusals } from '../core/driver.ts';
 import type { Logger } from '../log.ts';
 import type { NodeCredentials } from '../panel/panel-client.ts';
 
@@ -15,6 +15,9 @@ export interface ReconcileResult {
   failed: number;
 }
 
+const sameRefusals = (a: Refusals, b: Refusals) =>
+  a.size === b.size && [...a].every(([email, addresses]) => b.get(email)?.join() === addresses.join());
+
 /**
  * The panel's credentials as the node holds them (`desired`, with the revision they are at) and the
  * users the core has now (`inCore`). Deltas change `desired`; `reconcile` makes the core equal to it
@@ -23,6 +26,7 @@ export interface ReconcileResult {
 export class CredentialBook {
   private desired = new Map<string, NodeCredential>();
   private inCore = new Map<string, CoreUser>();
+  private refusalsInCore: Refusals = new Map();
   private owners = new Map<string, { id: string; retiredAt?: number }>();
   revision = 0;
 
@@ -44,6 +48,20 @@ export class CredentialBook {
   /** The users the core should have. */
   users(): CoreUser[] {
     return [...this.desired.values()].map(toCoreUser);
+  }
+
+  /** The addresses each user must be refused from (one device per slot), as the panel wants them. */
+  refusals(): Map<string, string[]> {
+    const refusals = new Map<string, string[]>();
+    for (const credential of this.desired.values()) {
+      if (credential.refused.length > 0) refusals.set(credential.email, [...credential.refused].sort());
+    }
+    return refusals;
+  }
+
+  /** Whether the core refuses other addresses than the panel wants. */
+  refusalsDiffer(): boolean {
+    return !sameRefusals(this.refusals(), this.refusalsInCore);
   }
 
   /** The credential id an email in the core's counters stands for (a recently removed one too). */
@@ -79,12 +97,16 @@ export class CredentialBook {
     this.revision = credentials.revision;
   }
 
-  /** The core was (re)started holding exactly these users. */
-  coreHolds(users: readonly CoreUser[]): void {
+  /** The core was (re)started holding exactly these users and refusals. */
+  coreHolds(users: readonly CoreUser[], refusals: Refusals = new Map()): void {
     this.inCore = new Map(users.map((user) => [user.email, user]));
+    this.refusalsInCore = refusals;
   }
 
-  /** Makes the core's users equal to the desired credentials: removes first, then adds. */
+  /**
+   * Makes the core's users equal to the desired credentials: removes first, then adds; then, on a
+   * core that takes them while it runs, the refusals (the agent restarts any other core for them).
+   */
   async reconcile(driver: CoreDriver): Promise<ReconcileResult> {
     const result: ReconcileResult = { added: 0, removed: 0, failed: 0 };
     if (!driver.running) return result;
@@ -115,6 +137,16 @@ export class CredentialBook {
       } catch (error) {
         result.failed += 1;
         this.log.warn('cannot add a user to the core', { email, error });
+      }
+    }
+    if (driver.liveRefusals && this.refusalsDiffer()) {
+      const refusals = this.refusals();
+      try {
+        await driver.setRefusals(refusals);
+        this.refusalsInCore = refusals;
+      } catch (error) {
+        result.failed += 1;
+        this.log.warn('cannot change the refused addresses', { error });
       }
     }
     return result;

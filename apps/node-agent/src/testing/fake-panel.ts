@@ -3,6 +3,7 @@ import {
   type Conditional,
   type NodeConfig,
   type NodeCredentials,
+  type NodeOnline,
   type NodeReport,
   type NodeReportReply,
   type NodeStatus,
@@ -26,6 +27,8 @@ export class FakePanel implements PanelApi {
   /** Reports by sequence, each applied once. */
   readonly applied = new Map<number, NodeReport>();
   readonly statuses: NodeStatus[] = [];
+  /** Every list of live addresses posted. */
+  readonly online: NodeOnline[] = [];
   /** `down`: reports fail before the panel sees them; `lose-reply`: applied, but the reply is lost. */
   reports: 'up' | 'down' | 'lose-reply' = 'up';
   reachable = true;
@@ -114,6 +117,11 @@ export class FakePanel implements PanelApi {
       throw new PanelError(0, 'cannot reach the panel: ECONNRESET');
     }
     return { applied: first, sequence: report.sequence };
+  }
+
+  async postOnline(online: NodeOnline): Promise<void> {
+    this.check();
+    this.online.push(online);
   }
 
   async postStatus(status: NodeStatus): Promise<void> {

@@ -22,8 +22,17 @@ export async function startPage(size: number): Promise<{ url: string; body: stri
 // The panel's tests make their TLS inbounds' certificates the same way.
 export { selfSignedCertificate } from '../../../server/src/testing/v2ray.ts';
 
-/** A v2ray client outbound that connects to the inbound with the user's credential. */
-export function clientOutbound(inbound: NodeInbound, user: CoreUser, host = '127.0.0.1'): object {
+/**
+ * A v2ray client outbound that connects to the inbound with the user's credential, from the local
+ * address `from` when given (127.0.0.2, 127.0.0.3: two devices on one machine).
+ */
+export function clientOutbound(
+  inbound: NodeInbound,
+  user: CoreUser,
+  host = '127.0.0.1',
+  from?: string,
+): object {
+  const source = from ? { sendThrough: from } : {};
   const streamSettings = {
     network: inbound.transport,
     security: inbound.security,
@@ -37,18 +46,21 @@ export function clientOutbound(inbound: NodeInbound, user: CoreUser, host = '127
     case 'vless':
       return {
         protocol: 'vless',
+        ...source,
         settings: { vnext: [{ ...server, users: [{ id: user.uuid, encryption: 'none' }] }] },
         streamSettings,
       };
     case 'vmess':
       return {
         protocol: 'vmess',
+        ...source,
         settings: { vnext: [{ ...server, users: [{ id: user.uuid, alterId: 0, security: 'auto' }] }] },
         streamSettings,
       };
     case 'trojan':
       return {
         protocol: 'trojan',
+        ...source,
         settings: { servers: [{ ...server, password: user.password }] },
         streamSettings,
       };

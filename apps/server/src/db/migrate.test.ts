@@ -45,6 +45,7 @@ describe('migrations', () => {
       'refunds',
       'sessions',
       'settings',
+      'slot_addresses',
       'staff',
       'staff_recovery_codes',
       'staff_sessions',

@@ -20,6 +20,12 @@ export const deviceSchema = z.object({
   /** Bytes the slot's credential sent and received in the access's current period. */
   upload: z.number().int().nonnegative(),
   download: z.number().int().nonnegative(),
+  /**
+   * Set while the link is in use on another device and a second one is being turned away (one
+   * device per slot): the country of the device that holds it (ISO 3166 code; null when its address
+   * has none, such as a private network), and since when, unix seconds.
+   */
+  in_use_elsewhere: z.object({ country: z.string().nullable(), refused_at: z.number().int() }).nullable(),
 });
 
 /** Reply of `/web/device/list`: the slots, and how many the access covers now. */

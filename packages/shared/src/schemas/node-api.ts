@@ -8,7 +8,7 @@ import { PROTOCOLS, SECURITIES, SS_METHODS, TRANSPORTS, VLESS_FLOWS } from '../n
  * envelope. A minor version only adds optional fields, so an agent on an older minor keeps working;
  * another major is refused (400, reason `node_api_version`).
  */
-export const NODE_API_VERSION = '1.0';
+export const NODE_API_VERSION = '1.1';
 export const NODE_API_HEADER = 'x-node-api';
 
 /** One inbound as the node's core serves it; `tag` names it in the core's configuration and stats. */
@@ -37,6 +37,8 @@ export const nodeConfigSchema = z.object({
   /** How often the agent reports traffic, and pulls when the change stream is down, in seconds. */
   report_interval: z.number().int().positive(),
   pull_interval: z.number().int().positive(),
+  /** 1.1: how often the agent sends its live addresses (`online`), in seconds. */
+  online_interval: z.number().int().positive().optional(),
 });
 
 /**
@@ -49,6 +51,11 @@ export const nodeCredentialSchema = z.object({
   email: z.string(),
   uuid: z.uuid(),
   password: z.string(),
+  /**
+   * 1.1: source addresses the node must refuse this credential from, because another device holds the
+   * slot (one device per slot); absent or empty: none.
+   */
+  refused: z.array(z.string()).default([]),
 });
 
 export const credentialsQuery = z.object({
@@ -88,6 +95,13 @@ export const nodeReportRequest = z.object({
     .max(100_000)
     .default([]),
 });
+
+/**
+ * 1.1, `POST /node/v1/online`: the source addresses each credential is live from on the node now
+ * (credentials with none left out), every `online_interval` seconds. Each is a snapshot, so a lost
+ * one needs no resending. An agent on 1.0 sends the same list in its reports instead.
+ */
+export const nodeOnlineRequest = z.object({ addresses: nodeReportRequest.shape.addresses });
 
 export const nodeReportReply = z.object({
   /** False when this sequence had been applied before (nothing changed now). */

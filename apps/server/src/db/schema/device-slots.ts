@@ -6,6 +6,7 @@ import {
   integer,
   pgSequence,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -52,6 +53,13 @@ export const deviceSlots = pgTable(
       .default(sql`nextval('device_slot_revisions')`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastFetchAt: timestamp('last_fetch_at', { withTimezone: true }),
+    // One device at a time: the source addresses the nodes refuse this credential from, because
+    // another address holds it (devices/presence.ts), and since when; empty and null otherwise.
+    refusedAddresses: text('refused_addresses')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    refusedSince: timestamp('refused_since', { withTimezone: true }),
   },
   (table) => [
     uniqueIndex('device_slots_user_position_key').on(table.userId, table.position),
@@ -71,3 +79,25 @@ export const deviceSlots = pgTable(
 );
 
 export type DeviceSlotRow = typeof deviceSlots.$inferSelect;
+
+/**
+ * Where a slot's credential is live from, as the nodes report it (devices/presence.ts): one row per
+ * source address, with when it was first seen in its current run of sightings, and last seen. An
+ * address unseen for longer than the liveness window starts a new run when it comes back.
+ */
+export const slotAddresses = pgTable(
+  'slot_addresses',
+  {
+    slotId: uuid('slot_id')
+      .notNull()
+      .references(() => deviceSlots.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    // ISO 3166 country of the address (offline lookup); null for private networks and unknowns.
+    country: text('country'),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.slotId, table.address] })],
+);
+
+export type SlotAddressRow = typeof slotAddresses.$inferSelect;

@@ -174,6 +174,7 @@ describe('customers in the back office', () => {
           platform: 'windows',
           hwid: 'hwid-of-the-laptop',
           active: true,
+          refused: [],
           upload: 0,
           download: 0,
         },

@@ -131,6 +131,7 @@ export function presentSection(page: Awaited<ReturnType<typeof userSectionPage>>
         active: row.active,
         created_at: row.createdAt.toISOString(),
         last_fetch_at: iso(row.lastFetchAt),
+        refused: row.refused,
         upload: row.usage.upload,
         download: row.usage.download,
       }));

@@ -212,6 +212,7 @@ export async function userSectionPage(db: Database, userId: string, section: Use
             active: deviceSlots.active,
             createdAt: deviceSlots.createdAt,
             lastFetchAt: deviceSlots.lastFetchAt,
+            refused: deviceSlots.refusedAddresses,
           })
           .from(deviceSlots)
           .where(mine)

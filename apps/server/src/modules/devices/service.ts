@@ -6,6 +6,7 @@ import type { DeviceSlotRow } from '../../db/schema/index.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import { newCredential, reconcileSlots, usableSlots } from '../access/slots.ts';
+import { type InUseElsewhere, slotsInUseElsewhere } from '../presence/service.ts';
 import { NO_USAGE, type SlotUsage, usageThisPeriod } from '../traffic/usage.ts';
 import {
   bindSlot,
@@ -20,18 +21,40 @@ import { hashToken, subscriptionToken } from './tokens.ts';
 export interface DevicesDeps {
   db: Database;
   subscriptionKey: string;
+  /** How often the nodes send their live addresses (one device per slot). */
+  onlineIntervalSeconds: number;
 }
 
 /** Where a slot's apps fetch its subscription. */
 export const subscriptionUrl = (origin: string, token: string) => `${origin}/s/${token}`;
 
+/** What the console shows of slots beyond their rows: usage this period, and another device holding them. */
+interface SlotFacts {
+  usage: ReadonlyMap<string, SlotUsage>;
+  inUse: ReadonlyMap<string, InUseElsewhere>;
+}
+
+async function slotFacts(
+  deps: DevicesDeps,
+  db: Database,
+  slots: readonly DeviceSlotRow[],
+  now: Date,
+): Promise<SlotFacts> {
+  const usage = await usageThisPeriod(
+    db,
+    slots.map((slot) => slot.id),
+    now,
+  );
+  return { usage, inUse: await slotsInUseElsewhere(db, slots, now, deps.onlineIntervalSeconds) };
+}
+
 function present(
   deps: DevicesDeps,
   origin: string,
   slot: DeviceSlotRow,
-  usage: ReadonlyMap<string, SlotUsage>,
+  facts: SlotFacts,
 ): z.infer<typeof deviceSchema> {
-  const { upload, download } = usage.get(slot.id) ?? NO_USAGE;
+  const { upload, download } = facts.usage.get(slot.id) ?? NO_USAGE;
   return {
     id: slot.id,
     position: slot.position,
@@ -43,12 +66,13 @@ function present(
     last_fetch_at: slot.lastFetchAt ? toUnixSeconds(slot.lastFetchAt) : 0,
     upload,
     download,
+    in_use_elsewhere: facts.inUse.get(slot.id) ?? null,
   };
 }
 
 /** One slot as the console shows it, with its usage this period. */
 async function presentOne(deps: DevicesDeps, db: Database, origin: string, slot: DeviceSlotRow) {
-  return present(deps, origin, slot, await usageThisPeriod(db, [slot.id], new Date()));
+  return present(deps, origin, slot, await slotFacts(deps, db, [slot], new Date()));
 }
 
 /** The account's slots with their links (a slot's token hash is written the first time it is shown). */
@@ -64,13 +88,9 @@ export async function listDevices(
       if (!slot.tokenHash)
         await storeTokenHash(tx, slot.id, hashToken(subscriptionToken(deps.subscriptionKey, slot)));
     }
-    const usage = await usageThisPeriod(
-      tx,
-      slots.map((slot) => slot.id),
-      now,
-    );
+    const facts = await slotFacts(deps, tx, slots, now);
     return {
-      devices: slots.map((slot) => present(deps, origin, slot, usage)),
+      devices: slots.map((slot) => present(deps, origin, slot, facts)),
       usable: usableSlots(user, now),
     };
   });

@@ -167,6 +167,7 @@ describe('node API', () => {
         email: buyer.slots[0]?.id,
         uuid: buyer.slots[0]?.credential,
         password: buyer.slots[0]?.secret,
+        refused: [],
       });
 
       // Nothing changed: an empty delta.

@@ -1,5 +1,6 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows.ts';
 import {
   deviceSlots,
   inbounds,
@@ -29,14 +30,13 @@ export const enabledInbounds = (db: Database, nodeId: string) =>
     .where(and(eq(inbounds.nodeId, nodeId), eq(inbounds.enabled, true)))
     .orderBy(asc(inbounds.sortOrder), asc(inbounds.port));
 
-/** The rows of a statement: both drivers (pg and PGlite) answer with `rows`; Drizzle's shared type cannot say so. */
-const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows;
-
 /** A slot's credential, as every inbound of a node takes it. */
 export interface SlotCredential {
   id: string;
   credential: string;
   secret: string;
+  /** Source addresses refused: another device holds the slot. */
+  refused: string[];
 }
 
 /**
@@ -82,7 +82,7 @@ export async function admittedCredentials(db: Database, node: NodeRow, now: Date
       : sql`left join (select distinct on (user_id) user_id, period from orders
           where status = 'paid' order by user_id, created_at desc) plans on plans.user_id = users.id`;
   const result = await db.execute(sql`
-    select s.id, s.credential, s.secret
+    select s.id, s.credential, s.secret, s.refused_addresses as refused
     from device_slots s
     join users on users.id = s.user_id
     ${plans}
@@ -109,7 +109,7 @@ export async function changedCredentials(
       : sql`(select paid.period from orders paid where paid.user_id = account.id and paid.status = 'paid'
           order by paid.created_at desc limit 1)`;
   const result = await db.execute(sql`
-    select s.id, s.credential, s.secret, coalesce(${admitted(node, now, sql`users.plan`)}, false) as admitted
+    select s.id, s.credential, s.secret, s.refused_addresses as refused, coalesce(${admitted(node, now, sql`users.plan`)}, false) as admitted
     from device_slots s
     cross join lateral (
       select account.revoked_at, account.expire_at, account.connections, account.pending_connections,

@@ -6,6 +6,7 @@ import {
   credentialsQuery,
   nodeConfigSchema,
   nodeCredentialsSchema,
+  nodeOnlineRequest,
   nodeReportReply,
   nodeReportRequest,
   nodeStatusRequest,
@@ -16,6 +17,7 @@ import { AppError } from '../../plugins/errors.ts';
 import { callingNode } from './auth.ts';
 import type { NodeEvents } from './events.ts';
 import { markSeen } from './repository.ts';
+import { presencePolicy, receiveSightings } from '../presence/service.ts';
 import { nodeConfig, nodeCredentials, receiveReport } from './service.ts';
 
 /** A report of 100,000 credentials with their addresses. */
@@ -24,9 +26,9 @@ const REPORT_BODY_LIMIT = 32 * 1024 * 1024;
 /** The node API (`/node/v1/`): what each node's agent pulls, reports and listens to. */
 export async function nodeApiRoutes(
   app: FastifyInstance,
-  options: { db: Database; events: NodeEvents },
+  options: { db: Database; events: NodeEvents; onlineIntervalSeconds: number },
 ): Promise<void> {
-  const { db, events } = options;
+  const { db, events, onlineIntervalSeconds } = options;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   // Nodes call often and are few: the per-address ceiling of the customers' calls is not theirs.
   const config = { ceiling: false } as const;
@@ -37,7 +39,7 @@ export async function nodeApiRoutes(
     { config, schema: { response: { ...replies(nodeConfigSchema), 304: z.null() } } },
     async (request, reply) => {
       const node = await callingNode(db, request, new Date());
-      const { config: served, etag } = await nodeConfig(db, node);
+      const { config: served, etag } = await nodeConfig(db, node, onlineIntervalSeconds);
       reply.header('etag', etag);
       if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
       return ok(request, served);
@@ -66,7 +68,34 @@ export async function nodeApiRoutes(
       const node = await callingNode(db, request, now);
       if (request.body.from > request.body.to) throw new AppError(400, 'field_invalid', { field: 'from' });
       const applied = await receiveReport(db, node, request.body, now);
+      // An agent on 1.0 sends its live addresses with its reports: they count while they are fresh.
+      if (applied && request.body.addresses.length > 0) {
+        const policy = await presencePolicy(db, onlineIntervalSeconds);
+        if (now.getTime() - request.body.to * 1000 <= policy.liveMs) {
+          await receiveSightings(db, request.body.addresses, now, policy);
+        }
+      }
       return ok(request, { applied, sequence: request.body.sequence });
+    },
+  );
+
+  routes.post(
+    '/node/v1/online',
+    {
+      config,
+      bodyLimit: REPORT_BODY_LIMIT,
+      schema: { body: nodeOnlineRequest, response: replies(noFields) },
+    },
+    async (request) => {
+      const now = new Date();
+      await callingNode(db, request, now);
+      await receiveSightings(
+        db,
+        request.body.addresses,
+        now,
+        await presencePolicy(db, onlineIntervalSeconds),
+      );
+      return ok(request, {});
     },
   );
 

@@ -24,7 +24,11 @@ export const PULL_INTERVAL_SECONDS = 60;
 type NodeConfig = z.infer<typeof nodeConfigSchema>;
 
 /** What the node serves, and its ETag (a hash of it: any change of an inbound is a new one). */
-export async function nodeConfig(db: Database, node: NodeRow): Promise<{ config: NodeConfig; etag: string }> {
+export async function nodeConfig(
+  db: Database,
+  node: NodeRow,
+  onlineIntervalSeconds: number,
+): Promise<{ config: NodeConfig; etag: string }> {
   const rows = await enabledInbounds(db, node.id);
   const config: NodeConfig = {
     node: { id: node.id, name: node.name, host: node.host },
@@ -45,6 +49,7 @@ export async function nodeConfig(db: Database, node: NodeRow): Promise<{ config:
     })),
     report_interval: REPORT_INTERVAL_SECONDS,
     pull_interval: PULL_INTERVAL_SECONDS,
+    online_interval: onlineIntervalSeconds,
   };
   const etag = `"${createHash('sha256').update(JSON.stringify(config)).digest('base64url')}"`;
   return { config, etag };
@@ -55,6 +60,7 @@ const credentialOf = (slot: SlotCredential): z.infer<typeof nodeCredentialSchema
   email: slot.id,
   uuid: slot.credential,
   password: slot.secret,
+  refused: slot.refused,
 });
 
 /**

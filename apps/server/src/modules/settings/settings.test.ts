@@ -19,6 +19,7 @@ describe('operator settings', () => {
       invite_daily_cap: 10,
       max_connections: 10,
       order_pay_minutes: 30,
+      device_grace_seconds: 60,
     });
   });
 

@@ -26,6 +26,9 @@ export const SETTINGS = {
     .min(5)
     .max(24 * 60)
     .default(30),
+  // One device per slot: how long a second address may use a slot alongside the first before it is
+  // refused (a phone moving from Wi-Fi to mobile data keeps its old connections a while).
+  device_grace_seconds: z.coerce.number().int().min(0).max(3600).default(60),
 } as const;
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as (keyof typeof SETTINGS)[];
@@ -38,6 +41,7 @@ export const settingsSchema = z.object({
   invite_daily_cap: z.number().int(),
   max_connections: z.number().int(),
   order_pay_minutes: z.number().int(),
+  device_grace_seconds: z.number().int(),
 }) satisfies z.ZodType<{ [K in keyof typeof SETTINGS]: z.infer<(typeof SETTINGS)[K]> }>;
 
 /**

@@ -136,6 +136,8 @@ const deviceEntry = z.object({
   active: z.boolean(),
   created_at: isoTime,
   last_fetch_at: isoTime.nullable(),
+  /** Source addresses the nodes refuse the slot from now: another device holds it (one device per slot). */
+  refused: z.array(z.string()),
   /** Bytes the slot's credential sent and received in the access's current period. */
   upload: z.number().int().nonnegative(),
   download: z.number().int().nonnegative(),

@@ -7,6 +7,7 @@ import { importLinksFor } from '@skyway/shared/import-links';
 import { useTranslation } from 'react-i18next';
 import { StatusTag } from '../../../components/status-tag.tsx';
 import { useCopy } from '../../../lib/use-copy.ts';
+import { useCountryName } from './country-name.ts';
 import { useDeviceName } from './device-name.ts';
 
 /** Large enough to scan from a phone held at a screen, small enough for a 375 px card. */
@@ -19,6 +20,29 @@ interface Props {
   siteName: string;
   onRename: (device: Device) => void;
   onRegenerate: (device: Device) => void;
+}
+
+/**
+ * The link is live on one device and a second one is being turned away (one device per slot): where
+ * the first one is, since when, and what the customer can do about it.
+ */
+function InUseElsewhere({ country, refusedAt }: { country: string | null; refusedAt: number }) {
+  const { t } = useTranslation('devices');
+  const place = useCountryName()(country);
+  return (
+    <Alert
+      className="device-card__notice device-card__elsewhere"
+      type="warning"
+      showIcon
+      title={place ? t('elsewhere.title', { country: place }) : t('elsewhere.titleUnknown')}
+      description={
+        <>
+          <div>{t('elsewhere.refused', { time: formatDateTime(refusedAt) })}</div>
+          <div>{t('elsewhere.help', { action: t('regenerate.action') })}</div>
+        </>
+      }
+    />
+  );
 }
 
 /** One slot: its QR code, link, import buttons, facts, and its rename and reset actions. */
@@ -49,6 +73,12 @@ export function DeviceCard({ device, visitorPlatform, siteName, onRename, onRege
     >
       {!device.active && (
         <Alert className="device-card__notice" type="warning" showIcon title={t('inactiveHint')} />
+      )}
+      {device.in_use_elsewhere && (
+        <InUseElsewhere
+          country={device.in_use_elsewhere.country}
+          refusedAt={device.in_use_elsewhere.refused_at}
+        />
       )}
       <div className="device-card__top">
         <div className="device-card__qr">

@@ -1,7 +1,8 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatDateTime } from '@skyway/shared/dates';
 import type { Device, DeviceList } from '@skyway/shared/devices';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../../lib/i18n.ts';
 import { answer, ok, refused, requestsTo, sentTo, type Payload } from '../../../test/network.ts';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { signIn, userInfo } from '../../../test/user-info.ts';
@@ -27,6 +28,7 @@ function device(position: number, fields: Partial<Device> = {}): Device {
     last_fetch_at: 0,
     upload: 0,
     download: 0,
+    in_use_elsewhere: null,
     ...fields,
   };
 }
@@ -38,11 +40,12 @@ const dialog = () => screen.getByRole('dialog');
 const originalClipboard = Object.getOwnPropertyDescriptor(navigator, 'clipboard');
 const originalUserAgent = Object.getOwnPropertyDescriptor(navigator, 'userAgent');
 
-async function renderPage(devices: DeviceList, info = userInfo()) {
+/** `ready` is a text the page shows once loaded: the guide's title, in the page's language. */
+async function renderPage(devices: DeviceList, info = userInfo(), ready = 'How to connect') {
   answer('/web/device/list', ok(devices));
   answer('/web/user/info', ok(info));
   const rendered = await renderWithProviders([{ path: '*', element: <DevicesPage /> }], { url: '/devices' });
-  await screen.findByText('How to connect');
+  await screen.findByText(ready);
   return rendered;
 }
 
@@ -226,5 +229,77 @@ describe('DevicesPage', () => {
     await renderPage(list([device(1)]));
     expect(screen.queryByText('Windows')).toBeNull();
     expect(screen.getByRole('combobox', { name: 'Platform' })).toBeTruthy();
+  });
+
+  describe('when the link is in use on another device', () => {
+    const REFUSED_AT = 1_800_000_900;
+    const elsewhere = (position: number) =>
+      card(position).querySelector<HTMLElement>('.device-card__elsewhere');
+
+    afterEach(async () => {
+      await act(() => i18n.changeLanguage('en'));
+    });
+
+    it('says where it is, since when a second device is turned away, and what to do', async () => {
+      await renderPage(
+        list([device(1, { in_use_elsewhere: { country: 'JP', refused_at: REFUSED_AT } }), device(2)]),
+      );
+      const warning = elsewhere(1);
+      if (!warning) throw new Error('a warning on the slot in use elsewhere');
+      expect(warning.getAttribute('role')).toBe('alert');
+      const text = within(warning);
+      expect(text.getByText('This link is in use on another device (location: Japan)')).toBeTruthy();
+      expect(
+        text.getByText(
+          `Since ${formatDateTime(REFUSED_AT)}, a second device trying to use it has been turned away.`,
+        ),
+      ).toBeTruthy();
+      expect(text.getByText(/Each link serves one device at a time/).textContent).toContain(
+        'If you did not share the link, choose “Reset link”.',
+      );
+      expect(elsewhere(2)).toBeNull();
+    });
+
+    it('names the country in Simplified Chinese', async () => {
+      await act(() => i18n.changeLanguage('zh'));
+      await renderPage(
+        list([device(1, { in_use_elsewhere: { country: 'JP', refused_at: REFUSED_AT } })]),
+        userInfo(),
+        '如何连接',
+      );
+      const text = within(elsewhere(1) ?? card(1));
+      expect(text.getByText('此链接正在日本的另一台设备上使用')).toBeTruthy();
+      expect(
+        text.getByText(`自 ${formatDateTime(REFUSED_AT)} 起，尝试使用此链接的第二台设备被拒绝连接。`),
+      ).toBeTruthy();
+      expect(text.getByText(/请点击“重置链接”。$/)).toBeTruthy();
+    });
+
+    it('names the country in Traditional Chinese', async () => {
+      await act(() => i18n.changeLanguage('tw'));
+      await renderPage(
+        list([device(1, { in_use_elsewhere: { country: 'US', refused_at: REFUSED_AT } })]),
+        userInfo(),
+        '如何連線',
+      );
+      const text = within(elsewhere(1) ?? card(1));
+      expect(text.getByText('此連結正在美國的另一台裝置上使用')).toBeTruthy();
+      expect(text.getByText(new RegExp(`^自 ${formatDateTime(REFUSED_AT)} 起`))).toBeTruthy();
+    });
+
+    it('says "an unknown location" when the other device’s country is not known', async () => {
+      await renderPage(list([device(1, { in_use_elsewhere: { country: null, refused_at: REFUSED_AT } })]));
+      const text = within(elsewhere(1) ?? card(1));
+      expect(text.getByText('This link is in use on another device (location unknown)')).toBeTruthy();
+      expect(text.getByText(new RegExp(`^Since ${formatDateTime(REFUSED_AT)}, `))).toBeTruthy();
+    });
+
+    it('shows no warning while the link is not in use elsewhere', async () => {
+      await renderPage(list([device(1), device(2, { active: false })]));
+      expect(elsewhere(1)).toBeNull();
+      expect(elsewhere(2)).toBeNull();
+      expect(screen.queryByText(/in use on another device/)).toBeNull();
+      expect(screen.queryByText(/turned away/)).toBeNull();
+    });
   });
 });
