@@ -53,6 +53,7 @@ function credential(name: string): NodeCredential {
     uuid: crypto.randomUUID(),
     password: `pw-${name}`,
     refused: [],
+    expires_at: null,
   };
 }
 
@@ -269,6 +270,30 @@ describe('the agent without a change stream', () => {
         agent_version: 'test',
         core: expect.stringMatching(/^v2ray 4\./),
       });
+    } finally {
+      await agent.stop();
+    }
+  });
+});
+
+describe('an access ending on the node', () => {
+  it('drops the credential when its access ends, by the node’s clock, before the panel says so', async () => {
+    const grace = credential('grace');
+    const panel = new FakePanel(await nodeConfig());
+    panel.put({ ...grace, expires_at: Math.floor(Date.now() / 1000) + 3 });
+    const { agent, log } = newAgent(panel, newStateDir(), await freePort());
+    await agent.start();
+    const vless = present(panel.config.inbounds[0]);
+    try {
+      expect(served(await fetchAs(vless, grace))).toBe(true);
+      const revision = panel.revision;
+      await eventually(async () => !served(await fetchAs(vless, grace, 1_000)), 8_000);
+      // Nothing came from the panel: the node's own clock ended it.
+      expect(panel.revision).toBe(revision);
+      expect(log.lines().some((line) => line.msg === 'access ended: credentials dropped')).toBe(true);
+      // Renewed: the panel sends the new end, and it is let in again.
+      panel.put({ ...grace, expires_at: Math.floor(Date.now() / 1000) + 3_600 });
+      await eventually(async () => served(await fetchAs(vless, grace)));
     } finally {
       await agent.stop();
     }

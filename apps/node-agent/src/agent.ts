@@ -31,6 +31,8 @@ export interface AgentOptions {
 const DEFAULT_INTERVALS = { report_interval: 60, pull_interval: 30 };
 /** Even with the event stream up, pull this often in case an event was lost. */
 const SAFETY_PULL_MS = 10 * 60 * 1_000;
+/** The longest wait for the next credential's end before looking again. */
+const MAX_EXPIRY_WAIT_MS = 60 * 60 * 1_000;
 /** A core that ran this long before it crashed starts again without waiting longer each time. */
 const CORE_STABLE_MS = 60_000;
 
@@ -58,6 +60,7 @@ export class Agent {
   private coreVersion = 'unknown';
   private timers: NodeJS.Timeout[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
+  private expiryTimer: NodeJS.Timeout | undefined;
   private running = false;
   private lastSync = 0;
   private queuedSync: Promise<void> | undefined;
@@ -100,6 +103,7 @@ export class Agent {
         credentials: cache.credentials.length,
       });
       await this.queue.run(() => this.startCore());
+      this.scheduleExpiry();
     }
     this.scheduleTimers();
     if (this.options.events !== false) {
@@ -127,6 +131,7 @@ export class Agent {
     this.running = false;
     for (const timer of this.timers) clearInterval(timer);
     clearTimeout(this.retryTimer);
+    clearTimeout(this.expiryTimer);
     this.halted.abort();
     await this.stream?.stop();
     if (options.flush !== false) {
@@ -189,6 +194,7 @@ export class Agent {
       await this.collectReport();
       await this.startCore();
     }
+    this.scheduleExpiry();
     if (config.changed || credentials.changed) await this.saveCache();
     this.lastSync = Date.now();
     if (credentials.changed || result.failed > 0) {
@@ -250,6 +256,27 @@ export class Agent {
     this.coreStartedAt = Date.now();
     this.windowStart = nowSeconds();
     this.coreVersion = await driver.version().catch(() => `${driver.name} unknown`);
+  }
+
+  /**
+   * Drops each credential from the core when its access ends, by this node's clock, without waiting
+   * for the panel to say so (it does, within a minute, through its orders job).
+   */
+  private scheduleExpiry(): void {
+    clearTimeout(this.expiryTimer);
+    const next = this.book.nextExpiry();
+    if (next === undefined || !this.running) return;
+    // Timers hold 24 days at most: a far end is looked at again within the hour.
+    const wait = Math.min(Math.max(next - Date.now(), 0) + 50, MAX_EXPIRY_WAIT_MS);
+    this.expiryTimer = setTimeout(() => {
+      void this.queue
+        .run(async () => {
+          const result = await this.book.reconcile(this.options.driver);
+          if (result.removed > 0) this.log.info('access ended: credentials dropped', { ...result });
+        })
+        .catch((error: unknown) => this.log.warn('cannot drop the ended credentials', { error }))
+        .finally(() => this.scheduleExpiry());
+    }, wait);
   }
 
   private coreCrashed(): void {

@@ -15,6 +15,10 @@ export interface ReconcileResult {
   failed: number;
 }
 
+/** Whether the credential's access has ended by the node's clock. */
+const ended = (credential: NodeCredential, now: number) =>
+  credential.expires_at !== null && credential.expires_at * 1_000 <= now;
+
 const sameRefusals = (a: Refusals, b: Refusals) =>
   a.size === b.size && [...a].every(([email, addresses]) => b.get(email)?.join() === addresses.join());
 
@@ -45,16 +49,28 @@ export class CredentialBook {
     return this.desired.size;
   }
 
-  /** The users the core should have. */
-  users(): CoreUser[] {
-    return [...this.desired.values()].map(toCoreUser);
+  /** The users the core should have now: the credentials whose access has not ended. */
+  users(now = Date.now()): CoreUser[] {
+    return [...this.desired.values()].filter((credential) => !ended(credential, now)).map(toCoreUser);
+  }
+
+  /** When the next credential the core holds comes to its end (milliseconds), to drop it then. */
+  nextExpiry(now = Date.now()): number | undefined {
+    let next: number | undefined;
+    for (const credential of this.desired.values()) {
+      if (credential.expires_at === null || ended(credential, now)) continue;
+      const at = credential.expires_at * 1_000;
+      if (next === undefined || at < next) next = at;
+    }
+    return next;
   }
 
   /** The addresses each user must be refused from (one device per slot), as the panel wants them. */
   refusals(): Map<string, string[]> {
     const refusals = new Map<string, string[]>();
     for (const credential of this.desired.values()) {
-      if (credential.refused.length > 0) refusals.set(credential.email, [...credential.refused].sort());
+      if (credential.refused.length > 0 && !ended(credential, Date.now()))
+        refusals.set(credential.email, [...credential.refused].sort());
     }
     return refusals;
   }

@@ -56,6 +56,11 @@ export const nodeCredentialSchema = z.object({
    * slot (one device per slot); absent or empty: none.
    */
   refused: z.array(z.string()).default([]),
+  /**
+   * 1.1: when the account's access ends, unix seconds: the node drops the credential then by its own
+   * clock, without waiting for the change (null: no end known).
+   */
+  expires_at: z.number().int().nullable().default(null),
 });
 
 export const credentialsQuery = z.object({

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toUnixSeconds } from '@skyway/shared/dates';
 import { NODE_API_VERSION } from '@skyway/shared/schemas/node-api';
 import { deviceSlots, orders, trafficHourly, users } from '../../db/schema/index.ts';
 import { payingCustomer } from '../../testing/customers.ts';
@@ -82,6 +83,11 @@ describe('node API', () => {
   };
 
   const customer = (connections = 1) => payingCustomer(t.database, connections);
+  const accountOf = async (id: string) => {
+    const [account] = await t.database.db.select().from(users).where(eq(users.id, id));
+    if (!account) throw new Error(`no account ${id}`);
+    return account;
+  };
 
   describe('authentication', () => {
     it('refuses a missing, wrong, rotated or revoked token and a disabled node, and another major version', async () => {
@@ -168,6 +174,8 @@ describe('node API', () => {
         uuid: buyer.slots[0]?.credential,
         password: buyer.slots[0]?.secret,
         refused: [],
+        // When the month bought ends: the node drops it then by its own clock.
+        expires_at: toUnixSeconds((await accountOf(buyer.user.id)).expireAt),
       });
 
       // Nothing changed: an empty delta.

@@ -37,6 +37,8 @@ export interface SlotCredential {
   secret: string;
   /** Source addresses refused: another device holds the slot. */
   refused: string[];
+  /** When the account's access ends. */
+  expires_at: Date | string | null;
 }
 
 /**
@@ -82,7 +84,7 @@ export async function admittedCredentials(db: Database, node: NodeRow, now: Date
       : sql`left join (select distinct on (user_id) user_id, period from orders
           where status = 'paid' order by user_id, created_at desc) plans on plans.user_id = users.id`;
   const result = await db.execute(sql`
-    select s.id, s.credential, s.secret, s.refused_addresses as refused
+    select s.id, s.credential, s.secret, s.refused_addresses as refused, users.expire_at as expires_at
     from device_slots s
     join users on users.id = s.user_id
     ${plans}
@@ -109,7 +111,8 @@ export async function changedCredentials(
       : sql`(select paid.period from orders paid where paid.user_id = account.id and paid.status = 'paid'
           order by paid.created_at desc limit 1)`;
   const result = await db.execute(sql`
-    select s.id, s.credential, s.secret, s.refused_addresses as refused, coalesce(${admitted(node, now, sql`users.plan`)}, false) as admitted
+    select s.id, s.credential, s.secret, s.refused_addresses as refused, users.expire_at as expires_at,
+      coalesce(${admitted(node, now, sql`users.plan`)}, false) as admitted
     from device_slots s
     cross join lateral (
       select account.revoked_at, account.expire_at, account.connections, account.pending_connections,

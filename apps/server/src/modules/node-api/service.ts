@@ -6,6 +6,7 @@ import type {
   nodeCredentialsSchema,
   nodeReportRequest,
 } from '@skyway/shared/schemas/node-api';
+import { toUnixSeconds } from '@skyway/shared/dates';
 import type { Database } from '../../db/client.ts';
 import type { NodeRow } from '../../db/schema/index.ts';
 import { settledRevision } from '../access/revisions.ts';
@@ -61,6 +62,7 @@ const credentialOf = (slot: SlotCredential): z.infer<typeof nodeCredentialSchema
   uuid: slot.credential,
   password: slot.secret,
   refused: slot.refused,
+  expires_at: slot.expires_at === null ? null : toUnixSeconds(new Date(slot.expires_at)),
 });
 
 /**
