@@ -12,6 +12,10 @@ export interface SeenAddress {
   country: string | null;
 }
 
+/** The distinct slot ids, as one JSON parameter (10,000 ids are one value, not 10,000). */
+const slotIdsJson = (entries: readonly { slotId: string }[]) =>
+  JSON.stringify([...new Set(entries.map((entry) => entry.slotId))]);
+
 /** Addresses a slot was last seen from longer ago than this are forgotten when it is seen again. */
 const FORGET_AFTER_MS = 24 * 60 * 60 * 1_000;
 
@@ -28,15 +32,11 @@ export async function recordSightings(
   liveSince: Date,
 ): Promise<void> {
   if (seen.length === 0) return;
-  const slotIds = [...new Set(seen.map((entry) => entry.slotId))];
-  await db
-    .delete(slotAddresses)
-    .where(
-      and(
-        inArray(slotAddresses.slotId, slotIds),
-        sql`${slotAddresses.lastSeenAt} < ${new Date(now.getTime() - FORGET_AFTER_MS)}`,
-      ),
-    );
+  await db.execute(sql`
+    delete from ${slotAddresses} a
+    using (select distinct value::uuid as slot_id from jsonb_array_elements_text(${slotIdsJson(seen)}::jsonb)) seen
+    where a.slot_id = seen.slot_id and a.last_seen_at < ${new Date(now.getTime() - FORGET_AFTER_MS)}`);
+  // In key order, so that two nodes reporting the same slots at once lock their rows in one order.
   await db.execute(sql`
     insert into ${slotAddresses} (slot_id, address, country, first_seen_at, last_seen_at)
     select seen.slot_id, seen.address, seen.country, ${now}, ${now}
@@ -44,6 +44,7 @@ export async function recordSightings(
       seen.map((entry) => ({ slot_id: entry.slotId, address: entry.address, country: entry.country })),
     )}::jsonb) as seen(slot_id uuid, address text, country text)
     join ${deviceSlots} on ${deviceSlots.id} = seen.slot_id
+    order by seen.slot_id, seen.address
     on conflict (slot_id, address) do update set
       first_seen_at = case when ${slotAddresses.lastSeenAt} < ${liveSince}
         then excluded.first_seen_at else ${slotAddresses.firstSeenAt} end,
@@ -60,35 +61,34 @@ export interface SlotPresence {
 interface PresenceRow {
   slot_id: string;
   refused_addresses: string[];
-  address: string;
+  address: string | null;
   country: string | null;
   first_seen_at: Date | string;
   last_seen_at: Date | string;
 }
 
 /**
- * Of these slots, those live from more than one address or refusing some now (the others need no
- * judgement), with their live addresses.
+ * Of the slots seen, those live from more than one address or refusing some now (the others need
+ * no judgement), with their live addresses. One pass over the seen slots' addresses (by key).
  */
 export async function contestedSlots(
   db: Database,
-  slotIds: readonly string[],
+  seen: readonly { slotId: string }[],
   liveSince: Date,
 ): Promise<SlotPresence[]> {
-  if (slotIds.length === 0) return [];
-  const ids = sql`array[${sql.join(
-    slotIds.map((id) => sql`${id}`),
-    sql`, `,
-  )}]::uuid[]`;
+  if (seen.length === 0) return [];
   const result = await db.execute(sql`
-    with live as (
-      select slot_id, address, country, first_seen_at, last_seen_at from ${slotAddresses}
-      where slot_id = any(${ids}) and last_seen_at >= ${liveSince}
+    with ids as (
+      select distinct value::uuid as id from jsonb_array_elements_text(${slotIdsJson(seen)}::jsonb)
+    ), live as (
+      select a.slot_id, a.address, a.country, a.first_seen_at, a.last_seen_at
+      from ${slotAddresses} a join ids on a.slot_id = ids.id
+      where a.last_seen_at >= ${liveSince}
+    ), shared as (
+      select slot_id from live group by slot_id having count(*) > 1
     ), judged as (
-      select s.id, s.refused_addresses from ${deviceSlots} s
-      where s.id = any(${ids})
-        and (cardinality(s.refused_addresses) > 0
-          or (select count(*) from live where live.slot_id = s.id) > 1)
+      select s.id, s.refused_addresses from ${deviceSlots} s join ids on s.id = ids.id
+      where cardinality(s.refused_addresses) > 0 or s.id in (select slot_id from shared)
     )
     select judged.id as slot_id, judged.refused_addresses, live.address, live.country,
       live.first_seen_at, live.last_seen_at
@@ -113,8 +113,8 @@ export async function contestedSlots(
 }
 
 /**
- * Gives each slot its refused addresses, with a new revision so that every node pulls the change;
- * `refused_since` keeps when the refusing began.
+ * Gives each slot its refused addresses, in one statement, with a new revision so that every node
+ * pulls the change; `refused_since` keeps when the refusing began.
  */
 export async function storeRefusals(
   db: Database,
@@ -124,17 +124,16 @@ export async function storeRefusals(
   if (changes.length === 0) return;
   await db.transaction(async (tx) => {
     await holdRevisions(tx);
-    for (const change of changes) {
-      const refusing = change.refused.length > 0;
-      await tx
-        .update(deviceSlots)
-        .set({
-          refusedAddresses: change.refused,
-          refusedSince: refusing ? sql`coalesce(${deviceSlots.refusedSince}, ${now})` : null,
-          revision: nextRevision,
-        })
-        .where(sql`${deviceSlots.id} = ${change.slotId}`);
-    }
+    await tx.execute(sql`
+      update ${deviceSlots} s set
+        refused_addresses = array(select jsonb_array_elements_text(change.refused)),
+        refused_since = case when jsonb_array_length(change.refused) > 0
+          then coalesce(s.refused_since, ${now}) end,
+        revision = ${nextRevision}
+      from jsonb_to_recordset(${JSON.stringify(
+        changes.map((change) => ({ id: change.slotId, refused: change.refused })),
+      )}::jsonb) as change(id uuid, refused jsonb)
+      where s.id = change.id`);
   });
 }
 

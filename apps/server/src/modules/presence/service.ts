@@ -48,9 +48,8 @@ export async function receiveSightings(
   if (seen.size === 0) return;
   const liveSince = new Date(now.getTime() - policy.liveMs);
   await recordSightings(db, [...seen.values()], now, liveSince);
-  const slotIds = [...new Set([...seen.values()].map((entry) => entry.slotId))];
   const changes = [];
-  for (const slot of await contestedSlots(db, slotIds, liveSince)) {
+  for (const slot of await contestedSlots(db, [...seen.values()], liveSince)) {
     const { refused } = slotVerdict(slot.sightings, now, policy);
     if (!sameList(refused, [...slot.refused].sort())) changes.push({ slotId: slot.slotId, refused });
   }
