@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { z } from 'zod';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
+import { EXPIRY_REMINDERS_JOB, runExpiryReminders } from './jobs/expiry-reminders.ts';
 import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from './jobs/inactive-accounts.ts';
 import { lastFinishedJobs, logJobRun } from './jobs/job-runs-repository.ts';
 import { ORDERS_JOB, runOrdersJob } from './jobs/orders.ts';
@@ -26,6 +27,7 @@ import { mailBacklog } from './modules/mail/repository.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { paymentRoutes, createPaymentProvider } from './modules/payments/payments.ts';
 import { siteRoutes } from './modules/site/routes.ts';
+import { unsubscribeRoutes } from './modules/unsubscribe/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { clientErrorHandler } from './plugins/client-errors.ts';
@@ -187,6 +189,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(userRoutes);
   await app.register(accountRoutes, { db, mailer, counters });
   await app.register(invitationRoutes, { db });
+  const subscriptionKey = loadSubscriptionKey(config);
+  // Where the site is, for links in mail sent by jobs (no request to take it from).
+  const siteOrigin = config.payments.publicUrl ?? `http://localhost:${config.port}`;
   await app.register(subscriptionRoutes, {
     db,
     counters,
@@ -194,9 +199,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     siteName: config.siteName,
     publicUrl: config.payments.publicUrl,
   });
+  await app.register(unsubscribeRoutes, { db, subscriptionKey, siteName: config.siteName });
   await app.register(deviceRoutes, {
     db,
-    subscriptionKey: loadSubscriptionKey(config),
+    subscriptionKey,
     onlineIntervalSeconds: config.nodeOnlineIntervalSeconds,
     publicUrl: config.payments.publicUrl,
   });
@@ -236,6 +242,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       everySeconds: config.mailEverySeconds,
       run: () => mailer.deliverDue(),
       options: { finishedLogLevel: 'debug' },
+    },
+    {
+      name: EXPIRY_REMINDERS_JOB,
+      everySeconds: config.remindersEveryMinutes * 60,
+      run: (now) => runExpiryReminders({ db, mailer, now, origin: siteOrigin, subscriptionKey }),
     },
     {
       name: ORDERS_JOB,

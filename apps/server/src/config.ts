@@ -146,6 +146,7 @@ const envSchema = z.object({
       .optional(),
   ),
   INACTIVE_ACCOUNTS_EVERY_MINUTES: z.coerce.number().int().min(0).default(60),
+  REMINDERS_EVERY_MINUTES: z.coerce.number().int().min(0).default(15),
   MAIL_EVERY_SECONDS: z.coerce.number().int().min(0).default(15),
   SIGNATURE_SECRET: optionalText.pipe(z.string().min(8).optional()),
   SUBSCRIPTION_KEY: optionalText.pipe(z.string().min(32).optional()),
@@ -398,6 +399,8 @@ const configSchema = envSchema
     metrics: { token: env.METRICS_TOKEN, port: env.METRICS_PORT },
     /** How often the inactive-accounts job runs; 0 turns it off on this instance. */
     inactiveAccountsEveryMinutes: env.INACTIVE_ACCOUNTS_EVERY_MINUTES,
+    /** How often the expiry reminders due are mailed; 0 turns the job off on this instance. */
+    remindersEveryMinutes: env.REMINDERS_EVERY_MINUTES,
     /** How often the mail queue is worked (retries, expired codes); 0 turns it off on this instance. */
     mailEverySeconds: env.MAIL_EVERY_SECONDS,
     signatureSecret: env.SIGNATURE_SECRET,

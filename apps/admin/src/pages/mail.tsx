@@ -21,6 +21,7 @@ const STATUS_COLORS: Record<MailStatus, string> = {
   failed: 'red',
   expired: 'orange',
   withheld: 'default',
+  cancelled: 'default',
 };
 
 /** The outbox, newest first, by status, template or recipient; a failed message can be sent again. */

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, InputNumber, Select, Space, Spin, Table } from 'antd';
+import { Alert, App, Button, Card, Form, Input, InputNumber, Select, Space, Spin, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -62,7 +62,7 @@ function SettingsForm() {
           ]}
         />
       </Form.Item>
-      {SETTING_KEYS.filter((key) => key !== 'open_trial').map((key) => (
+      {SETTING_KEYS.filter((key) => key !== 'open_trial' && key !== 'reminder_days').map((key) => (
         <Form.Item
           key={key}
           name={key}
@@ -72,6 +72,10 @@ function SettingsForm() {
           <InputNumber min={0} precision={0} style={{ width: '100%' }} />
         </Form.Item>
       ))}
+      {/* Days before the end of access, separated by commas; empty: the reminder at the end only. */}
+      <Form.Item name="reminder_days" label={t('setting_reminder_days')}>
+        <Input placeholder="7,3,1" />
+      </Form.Item>
       {editable && (
         <Button type="primary" htmlType="submit" loading={busy}>
           {t('save')}

@@ -30,6 +30,7 @@ describe('migrations', () => {
       'device_slots',
       'email_codes',
       'expiry_ledger',
+      'expiry_reminders',
       'inbounds',
       'invite_rewards',
       'job_run_log',

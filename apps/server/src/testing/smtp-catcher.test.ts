@@ -29,7 +29,7 @@ describe('the test SMTP server', () => {
     expect(catcher.url).toBe(`smtp://127.0.0.1:${catcher.port}?ignoreTLS=true`);
   });
 
-  it('keeps each message parsed: recipient, subject, text and HTML', async () => {
+  it('keeps each message parsed: recipient, subject, text, HTML and headers', async () => {
     await send(
       'alice@example.com',
       '验证码',
@@ -37,12 +37,13 @@ describe('the test SMTP server', () => {
       '<p>Your code: <b>042917</b></p>',
     );
     const mail = await catcher.waitFor((m) => m.to === 'alice@example.com');
-    expect(mail).toEqual({
+    expect(mail).toMatchObject({
       to: 'alice@example.com',
       subject: '验证码',
       text: 'Your code:\n\n    042917\n',
       html: '<p>Your code: <b>042917</b></p>',
     });
+    expect(mail.headers.subject).toBe('=?UTF-8?B?6aqM6K+B56CB?=');
     expect(codeIn(mail)).toBe('042917');
   });
 
@@ -60,7 +61,7 @@ describe('the test SMTP server', () => {
 
   it('refuses to invent a code', () => {
     expect(() =>
-      codeIn({ to: 'a@example.com', subject: 's', text: 'call 12345 or 1234567', html: '' }),
+      codeIn({ to: 'a@example.com', subject: 's', text: 'call 12345 or 1234567', html: '', headers: {} }),
     ).toThrow(/no 6-digit code/);
   });
 

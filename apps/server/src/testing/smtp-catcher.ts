@@ -12,6 +12,8 @@ export interface CaughtMail {
   subject: string;
   text: string;
   html: string;
+  /** Every header as it was sent, by its name in lower case (`list-unsubscribe`). */
+  headers: Record<string, string>;
 }
 
 export interface SmtpCatcher {
@@ -105,6 +107,9 @@ export async function startSmtpCatcher(port = 0, options: SmtpCatcherOptions = {
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
             html: parsed.html === false ? '' : parsed.html,
+            headers: Object.fromEntries(
+              parsed.headerLines.map(({ key, line }) => [key, line.slice(line.indexOf(':') + 1).trim()]),
+            ),
           });
           callback();
         })

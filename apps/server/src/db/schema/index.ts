@@ -7,6 +7,7 @@ export * from './settings.ts';
 export * from './trial-claims.ts';
 export * from './invite-rewards.ts';
 export * from './expiry-ledger.ts';
+export * from './expiry-reminders.ts';
 export * from './plans.ts';
 export * from './orders.ts';
 export * from './payments.ts';

@@ -36,6 +36,8 @@ export const mailOutbox = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     // The latest attempt's failure.
     error: text('error'),
+    // Reminders and notices: where the recipient unsubscribes (List-Unsubscribe); null for account mail.
+    unsubscribeUrl: text('unsubscribe_url'),
   },
   (table) => [
     // Claims (pending, by priority and due time) and the backlog and failure counts.

@@ -35,6 +35,9 @@ export const users = pgTable(
     // The inactive-accounts job: when it warned this account, and when it revoked it.
     inactiveWarnedAt: timestamp('inactive_warned_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    // The account asked for no more reminders and notices by mail (List-Unsubscribe); account mail
+    // (codes, changes to the account) still goes out.
+    mailOptOutAt: timestamp('mail_opt_out_at', { withTimezone: true }),
   },
   (table) => [
     uniqueIndex('users_email_key').on(sql`lower(${table.email})`),

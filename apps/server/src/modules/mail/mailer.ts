@@ -38,6 +38,11 @@ export interface MailMessage {
    * so it must carry no secret (a withheld code mail shows a masked code).
    */
   withhold?: boolean;
+  /**
+   * Reminders and notices (not account mail): the recipient's one-click unsubscribe address, sent as
+   * `List-Unsubscribe` with `List-Unsubscribe-Post` (RFC 8058).
+   */
+  unsubscribeUrl?: string;
 }
 
 /** `off`: no SMTP_URL (mail goes to the log); `degraded`: the latest delivery attempt failed. */
@@ -230,6 +235,7 @@ export function createMailer(options: MailerOptions): Mailer {
       priority: MAIL_PRIORITY[message.template],
       status: message.withhold === true ? 'withheld' : 'pending',
       codeExpiresAt: message.codeExpiresAt,
+      unsubscribeUrl: message.unsubscribeUrl,
       createdAt: now,
       leaseUntil,
     };

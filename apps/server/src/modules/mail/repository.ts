@@ -17,6 +17,8 @@ export interface NewOutboxMail extends MailBody {
   priority: number;
   status: Extract<MailStatus, 'pending' | 'withheld'>;
   codeExpiresAt?: Date;
+  /** Reminders and notices: where the recipient unsubscribes (the List-Unsubscribe header). */
+  unsubscribeUrl?: string;
   createdAt: Date;
   /** A pending row is born claimed by the instance that wrote it, for its immediate attempt. */
   leaseUntil: Date | null;
@@ -43,6 +45,7 @@ const LISTED_FIELDS = [
   'priority',
   'status',
   'codeExpiresAt',
+  'unsubscribeUrl',
   'createdAt',
   'leaseUntil',
 ] as const satisfies readonly (keyof NewListedMail)[];

@@ -14,7 +14,7 @@ const paramsFor = (template: MailTemplate) =>
   Object.fromEntries(TEMPLATE_PARAMS[template].map((key) => [key, sample[key] ?? `value-of-${key}`]));
 
 describe('mail templates', () => {
-  it('cover the eight messages', () => {
+  it('cover the ten messages', () => {
     expect(templates.sort()).toEqual(
       [
         'account_exists',
@@ -25,6 +25,8 @@ describe('mail templates', () => {
         'inactive_warning',
         'password_changed',
         'staff_invite',
+        'expiry_reminder',
+        'expiry_ended',
       ].sort(),
     );
   });

@@ -9,7 +9,9 @@ export type MailTemplate =
   | 'password_changed'
   | 'email_changed'
   | 'inactive_warning'
-  | 'staff_invite';
+  | 'staff_invite'
+  | 'expiry_reminder'
+  | 'expiry_ended';
 
 export type MailParams = Record<string, string | number>;
 
@@ -43,6 +45,8 @@ export const TEMPLATE_PARAMS: Record<MailTemplate, readonly string[]> = {
   email_changed: ['new_email'],
   inactive_warning: ['revoke_date'],
   staff_invite: ['role', 'link', 'hours'],
+  expiry_reminder: ['expire_time', 'plan', 'connections', 'buy_link', 'unsubscribe_link'],
+  expiry_ended: ['expire_time', 'plan', 'connections', 'buy_link', 'unsubscribe_link'],
 };
 
 const FOOTER: Record<Language, string> = {
@@ -263,6 +267,58 @@ export const TEMPLATES: Record<MailTemplate, Record<Language, TemplateText>> = {
         '請在 {hours} 小時內開啟以下連結，設定密碼並綁定驗證器應用程式：',
         '{link}',
         '此連結只能使用一次。若您並未預期收到此邀請，請忽略本郵件。',
+      ],
+    },
+  },
+  expiry_reminder: {
+    en: {
+      subject: 'Reminder: your {site_name} access ends on {expire_time}',
+      body: [
+        'Your {site_name} access ({plan}, {connections} connections) ends on {expire_time}.',
+        'Renew before then to keep every device connected without a break: {buy_link}',
+        'We remind you a few days before your access ends. To stop these reminders, unsubscribe: {unsubscribe_link}',
+      ],
+    },
+    zh: {
+      subject: '提醒：您的 {site_name} 服务将于 {expire_time} 到期',
+      body: [
+        '您的 {site_name} 服务（{plan}，{connections} 个连接数）将于 {expire_time} 到期。',
+        '请在到期前续费，所有设备即可不间断使用：{buy_link}',
+        '我们会在服务到期前几天提醒您。如不想再收到此类提醒，请退订：{unsubscribe_link}',
+      ],
+    },
+    tw: {
+      subject: '提醒：您的 {site_name} 服務將於 {expire_time} 到期',
+      body: [
+        '您的 {site_name} 服務（{plan}，{connections} 個連線數）將於 {expire_time} 到期。',
+        '請在到期前續費，所有裝置即可不間斷使用：{buy_link}',
+        '我們會在服務到期前幾天提醒您。如不想再收到此類提醒，請取消訂閱：{unsubscribe_link}',
+      ],
+    },
+  },
+  expiry_ended: {
+    en: {
+      subject: 'Your {site_name} access has ended',
+      body: [
+        'Your {site_name} access ({plan}, {connections} connections) ended on {expire_time}, and your devices can no longer connect.',
+        'Renew at any time to connect again; your devices and their links stay as they are: {buy_link}',
+        'To stop reminders like this one, unsubscribe: {unsubscribe_link}',
+      ],
+    },
+    zh: {
+      subject: '您的 {site_name} 服务已到期',
+      body: [
+        '您的 {site_name} 服务（{plan}，{connections} 个连接数）已于 {expire_time} 到期，设备暂时无法连接。',
+        '随时续费即可恢复连接，您的设备和订阅链接保持不变：{buy_link}',
+        '如不想再收到此类提醒，请退订：{unsubscribe_link}',
+      ],
+    },
+    tw: {
+      subject: '您的 {site_name} 服務已到期',
+      body: [
+        '您的 {site_name} 服務（{plan}，{connections} 個連線數）已於 {expire_time} 到期，裝置暫時無法連線。',
+        '隨時續費即可恢復連線，您的裝置和訂閱連結保持不變：{buy_link}',
+        '如不想再收到此類提醒，請取消訂閱：{unsubscribe_link}',
       ],
     },
   },

@@ -47,6 +47,15 @@ export function smtpTransport(url: string, from: string, log: FastifyBaseLogger)
         subject: mail.subject,
         text: mail.text ?? '',
         html: mail.html ?? '',
+        // One-click unsubscribe (RFC 8058): the mail client posts `List-Unsubscribe=One-Click` there.
+        ...(mail.unsubscribeUrl
+          ? {
+              headers: {
+                'List-Unsubscribe': `<${mail.unsubscribeUrl}>`,
+                'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+              },
+            }
+          : {}),
       });
       log.info({ mailId: mail.id, template: mail.template }, 'mail sent');
     },

@@ -83,6 +83,7 @@ describe('the outbox and the jobs in the back office', () => {
     expect(jobs.map((job: { name: string }) => job.name)).toEqual([
       'inactive-accounts',
       'mail',
+      'expiry-reminders',
       'orders',
       'dashboard',
       'traffic-reconcile',

@@ -20,6 +20,7 @@ describe('operator settings', () => {
       max_connections: 10,
       order_pay_minutes: 30,
       device_grace_seconds: 60,
+      reminder_days: '7,3,1',
     });
   });
 

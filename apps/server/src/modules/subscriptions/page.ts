@@ -1,6 +1,8 @@
 import QRCode from 'qrcode';
 import { importLinks } from '@skyway/shared/import-links';
 import type { Language } from '@skyway/shared/languages';
+import { escapeHtml } from '../../lib/html.ts';
+import { plainPage } from '../../lib/plain-page.ts';
 import type { SlotState } from './service.ts';
 
 const TEXTS: Record<Language, Record<'title' | 'intro' | 'copy' | 'inactive', string>> = {
@@ -24,11 +26,6 @@ const TEXTS: Record<Language, Record<'title' | 'intro' | 'copy' | 'inactive', st
   },
 };
 
-const HTML_LANG: Record<Language, string> = { en: 'en', zh: 'zh-CN', tw: 'zh-TW' };
-
-const escape = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 /**
  * What a browser that opens a link gets: the link as a QR code and one-tap import buttons, in the
  * customer's language. No script: the page's policy allows none.
@@ -42,36 +39,20 @@ export async function subscriptionPage(options: {
   const texts = TEXTS[options.language];
   const qr = await QRCode.toDataURL(options.url, { margin: 1, width: 240 });
   const buttons = importLinks(options.url, options.title)
-    .map(({ app, href }) => `<a class="button" href="${escape(href)}">${escape(app)}</a>`)
+    .map(({ app, href }) => `<a class="button" href="${escapeHtml(href)}">${escapeHtml(app)}</a>`)
     .join('\n      ');
-  return `<!doctype html>
-<html lang="${HTML_LANG[options.language]}">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <meta name="robots" content="noindex" />
-    <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-    <title>${escape(options.title)} · ${escape(texts.title)}</title>
-    <style>
-      body { font-family: system-ui, sans-serif; margin: 0; padding: 24px; background: #f5f5f5; color: #1f1f1f; }
-      main { max-width: 400px; margin: 0 auto; background: #fff; border-radius: 12px; padding: 24px; text-align: center; }
-      img { width: 240px; height: 240px; }
-      .button { display: block; margin: 8px 0; padding: 10px; border-radius: 8px; background: #1677ff; color: #fff; text-decoration: none; }
+  return plainPage({
+    language: options.language,
+    title: `${options.title} · ${texts.title}`,
+    style: `img { width: 240px; height: 240px; }
       code { display: block; word-break: break-all; background: #f0f0f0; padding: 8px; border-radius: 6px; font-size: 12px; }
-      .notice { color: #d4380d; }
-    </style>
-  </head>
-  <body>
-    <main>
-      <h1>${escape(texts.title)}</h1>
-      ${options.state === 'active' ? '' : `<p class="notice" data-state="${options.state}">${escape(texts.inactive)}</p>`}
-      <p>${escape(texts.intro)}</p>
+      .notice { color: #d4380d; }`,
+    body: `<h1>${escapeHtml(texts.title)}</h1>
+      ${options.state === 'active' ? '' : `<p class="notice" data-state="${options.state}">${escapeHtml(texts.inactive)}</p>`}
+      <p>${escapeHtml(texts.intro)}</p>
       <img src="${qr}" alt="QR" />
       ${buttons}
-      <p>${escape(texts.copy)}</p>
-      <code>${escape(options.url)}</code>
-    </main>
-  </body>
-</html>
-`;
+      <p>${escapeHtml(texts.copy)}</p>
+      <code>${escapeHtml(options.url)}</code>`,
+  });
 }

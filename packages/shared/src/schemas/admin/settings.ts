@@ -1,6 +1,27 @@
 import { z } from 'zod';
 import { PERIOD_NAMES } from '../../plans.ts';
 
+/** The days before the end of access an expiry reminder goes, most first ("7,3,1"; "" for none). */
+export function reminderDays(text: string): number[] {
+  if (text.trim() === '') return [];
+  return text
+    .split(',')
+    .map((day) => Number(day.trim()))
+    .sort((a, b) => b - a);
+}
+
+function isReminderDays(text: string): boolean {
+  if (text === '') return true;
+  const parts = text.split(',').map((day) => day.trim());
+  const days = reminderDays(text);
+  return (
+    parts.every((part) => /^\d{1,2}$/.test(part)) &&
+    days.length <= 5 &&
+    new Set(days).size === days.length &&
+    days.every((day) => day >= 1 && day <= 60)
+  );
+}
+
 /** Every operator setting, its rule and its default (PRODUCT.md section 3). */
 export const SETTINGS = {
   open_trial: z.enum(['0', '1']).default('1'),
@@ -29,6 +50,12 @@ export const SETTINGS = {
   // One device per slot: how long a second address may use a slot alongside the first before it is
   // refused (a phone moving from Wi-Fi to mobile data keeps its old connections a while).
   device_grace_seconds: z.coerce.number().int().min(0).max(3600).default(60),
+  // Expiry reminders: how many days before the access ends each one goes, besides the one at the end.
+  reminder_days: z
+    .string()
+    .trim()
+    .refine(isReminderDays, 'expected up to 5 different whole days from 1 to 60, separated by commas')
+    .default('7,3,1'),
 } as const;
 
 export const SETTING_KEYS = Object.keys(SETTINGS) as (keyof typeof SETTINGS)[];
@@ -42,6 +69,7 @@ export const settingsSchema = z.object({
   max_connections: z.number().int(),
   order_pay_minutes: z.number().int(),
   device_grace_seconds: z.number().int(),
+  reminder_days: z.string(),
 }) satisfies z.ZodType<{ [K in keyof typeof SETTINGS]: z.infer<(typeof SETTINGS)[K]> }>;
 
 /**

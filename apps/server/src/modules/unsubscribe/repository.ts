@@ -1,0 +1,32 @@
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { mailOutbox, users } from '../../db/schema/index.ts';
+
+/** The account's language, when it exists. */
+export async function accountLanguage(db: Database, userId: string): Promise<string | undefined> {
+  const [row] = await db.select({ language: users.language }).from(users).where(eq(users.id, userId));
+  return row?.language;
+}
+
+/**
+ * The account wants no more reminders and notices by mail: marked (the first time counts), and those
+ * still waiting in the outbox are cancelled. Account mail is not touched.
+ */
+export async function optOut(db: Database, userId: string, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ mailOptOutAt: sql`coalesce(${users.mailOptOutAt}, ${now})` })
+      .where(eq(users.id, userId));
+    await tx
+      .update(mailOutbox)
+      .set({ status: 'cancelled', leaseUntil: null })
+      .where(
+        and(
+          eq(mailOutbox.userId, userId),
+          eq(mailOutbox.status, 'pending'),
+          isNotNull(mailOutbox.unsubscribeUrl),
+        ),
+      );
+  });
+}
