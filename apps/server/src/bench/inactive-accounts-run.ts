@@ -1,14 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
-import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
-import Fastify from 'fastify';
 import { type Database, openDatabase } from '../db/client.ts';
 import { INACTIVE_AFTER_DAYS } from '../jobs/inactive-accounts-repository.ts';
 import { type InactiveAccountsResult, runInactiveAccounts } from '../jobs/inactive-accounts.ts';
-import { createMailer } from '../modules/mail/mailer.ts';
 import { SMTP_POOL } from '../modules/mail/transports.ts';
 import { startSmtpCatcher } from '../testing/smtp-catcher.ts';
+import { benchMailer, type MailJobFigures, measureMailJob, timed } from './mail-job-measure.ts';
 
 export interface InactiveBenchSettings {
   /** A migrated-or-empty scratch database on a PostgreSQL server, which the bench fills. */
@@ -20,19 +16,8 @@ export interface InactiveBenchSettings {
   deliveryTimeoutMs: number;
 }
 
-export interface InactiveBenchFigures {
+export interface InactiveBenchFigures extends MailJobFigures<InactiveAccountsResult> {
   seedSeconds: number;
-  result: InactiveAccountsResult;
-  jobSeconds: number;
-  /**
-   * Growth of the process's anonymous memory at its highest, from before the job: during the job
-   * (the goal's figure), and from the job's end until every warning had reached the SMTP server.
-   */
-  memoryGrowthMb: { job: number; delivery: number };
-  smtpConnectionsAtOnce: number;
-  delivered: number;
-  /** From the job's start until the SMTP server had every warning. */
-  deliveredSeconds: number;
   /** A run before the accounts due a warning are written: it finds nobody to warn. */
   idleRunSeconds: number;
 }
@@ -63,14 +48,6 @@ export const GOALS: Record<'jobSeconds' | 'memoryGrowthMb' | 'smtpConnectionsAtO
   },
 };
 
-const SAMPLE_EVERY_MS = 50;
-
-/** Anonymous memory (heap, stacks, buffers) of this process: what a leak or a loaded batch grows. */
-function rssAnonMb(): number {
-  const status = readFileSync('/proc/self/status', 'utf8');
-  return Number(/RssAnon:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
-}
-
 /**
  * Accounts created 400 to 700 days before `now`, written by `generate_series`. Every
  * (accounts / toWarn)th has not signed in for more than three months (some never did) and has no
@@ -98,17 +75,6 @@ async function seed(db: Database, settings: InactiveBenchSettings, now: Date, du
   await db.execute(sql`vacuum analyze users`);
 }
 
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; seconds: number }> {
-  const started = performance.now();
-  const value = await work();
-  return { value, seconds: (performance.now() - started) / 1000 };
-}
-
-/** Live memory only: the garbage of seeding must not count as room the run had. */
-function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-}
-
 /**
  * Seeds the accounts not due a warning and times a run of the inactive-accounts job that finds
  * nobody to warn; seeds those due one, and runs the job again with the mailer pointed at a local
@@ -122,14 +88,7 @@ export async function runInactiveBench(
   const now = new Date();
   const database = await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: 'memory://' });
   const smtp = await startSmtpCatcher(0, { keep: false });
-  const mailer = createMailer({
-    db: database.db,
-    smtpUrl: smtp.url,
-    from: 'Skyway <no-reply@skyway.test>',
-    siteName: 'Skyway',
-    supportEmail: 'help@skyway.test',
-    log: Fastify({ logger: false }).log,
-  });
+  const mailer = benchMailer(database.db, smtp.url);
   try {
     await database.migrate();
     const runJob = () => timed(() => runInactiveAccounts({ db: database.db, mailer, now }));
@@ -140,36 +99,15 @@ export async function runInactiveBench(
     const seedSeconds = others.seconds + due.seconds;
     log(`seeded ${settings.accounts.toLocaleString('en-US')} accounts in ${seedSeconds.toFixed(1)} s`);
 
-    collectGarbage();
-    const baseline = rssAnonMb();
-    const highest = { job: baseline, delivery: baseline };
-    let phase: keyof typeof highest = 'job';
-    const sample = () => (highest[phase] = Math.max(highest[phase], rssAnonMb()));
-    const sampler = setInterval(sample, SAMPLE_EVERY_MS);
-    try {
-      const started = performance.now();
-      const { value: result, seconds: jobSeconds } = await runJob();
-      sample();
-      phase = 'delivery';
-      log(`job: ${JSON.stringify(result)} in ${jobSeconds.toFixed(1)} s; waiting for the mail`);
-      const deadline = started + settings.deliveryTimeoutMs;
-      while (smtp.received() < result.warned && performance.now() < deadline) await delay(20);
-      const deliveredSeconds = (performance.now() - started) / 1000;
-      await mailer.idle();
-      sample();
-      return {
-        seedSeconds,
-        result,
-        jobSeconds,
-        memoryGrowthMb: { job: highest.job - baseline, delivery: highest.delivery - baseline },
-        smtpConnectionsAtOnce: smtp.connections().mostAtOnce,
-        delivered: smtp.received(),
-        deliveredSeconds,
-        idleRunSeconds: idle.seconds,
-      };
-    } finally {
-      clearInterval(sampler);
-    }
+    const measured = await measureMailJob({
+      job: async () => (await runJob()).value,
+      mailed: (result) => result.warned,
+      mailer,
+      smtp,
+      deliveryTimeoutMs: settings.deliveryTimeoutMs,
+      log,
+    });
+    return { ...measured, seedSeconds, idleRunSeconds: idle.seconds };
   } finally {
     await mailer.close();
     await smtp.close();
