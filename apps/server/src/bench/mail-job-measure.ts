@@ -44,6 +44,8 @@ export interface MailJobFigures<R> {
    * (the goals' figure), and from the job's end until every message had reached the SMTP server.
    */
   memoryGrowthMb: { job: number; delivery: number };
+  /** What the job left on the JavaScript heap: heap in use after a full collection, against before. */
+  heapRetainedMb: number;
   smtpConnectionsAtOnce: number;
   delivered: number;
   /** From the job's start until the SMTP server had every message. */
@@ -67,6 +69,7 @@ export async function measureMailJob<R>(options: {
   const { smtp } = options;
   collectGarbage();
   const baseline = rssAnonMb();
+  const heapBefore = process.memoryUsage().heapUsed;
   const highest = { job: baseline, delivery: baseline };
   let phase: keyof typeof highest = 'job';
   const sample = () => (highest[phase] = Math.max(highest[phase], rssAnonMb()));
@@ -76,6 +79,8 @@ export async function measureMailJob<R>(options: {
     const { value: result, seconds: jobSeconds } = await timed(options.job);
     sample();
     phase = 'delivery';
+    collectGarbage();
+    const heapRetainedMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
     options.log(`job: ${JSON.stringify(result)} in ${jobSeconds.toFixed(1)} s; waiting for the mail`);
     await options.afterJob?.();
     const deadline = started + options.deliveryTimeoutMs;
@@ -87,6 +92,7 @@ export async function measureMailJob<R>(options: {
       result,
       jobSeconds,
       memoryGrowthMb: { job: highest.job - baseline, delivery: highest.delivery - baseline },
+      heapRetainedMb,
       smtpConnectionsAtOnce: smtp.connections().mostAtOnce,
       delivered: smtp.received(),
       deliveredSeconds,

@@ -44,6 +44,12 @@ const rows: GoalRow[] = [
     GOALS.memoryGrowthMb.text,
     judged('memoryGrowthMb'),
   ],
+  [
+    'heap kept after the job (after a full collection)',
+    `+${figures.heapRetainedMb.toFixed(1)} MB`,
+    GOALS.heapRetainedMb.text,
+    judged('heapRetainedMb'),
+  ],
   ['SMTP connections open at once', `${figures.smtpConnectionsAtOnce}`, GOALS.smtp.text, judged('smtp')],
   [
     'reminded / reached the SMTP server (with the code mail)',

@@ -27,8 +27,8 @@ export interface ExpiryRemindersResult {
   unmailed: number;
 }
 
-/** Few enough that a batch's accounts and mails take little memory, enough to keep the run short. */
-const BATCH_SIZE = 1000;
+/** Few enough that a batch's bodies (each its own: links, time) take little memory; enough to keep the run short. */
+const BATCH_SIZE = 250;
 /** A reminder whose moment passed longer ago than this (the job was down) is not sent any more. */
 const CATCH_UP_MS = 12 * 60 * 60 * 1000;
 /** Where the site's customers are: the times in their mail are China Standard Time. */
