@@ -1,7 +1,8 @@
 import { count, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, mailOutbox, providerNotices, trafficDiscrepancies } from './db/schema/index.ts';
+import { auditLog, providerNotices, trafficDiscrepancies } from './db/schema/index.ts';
 import { createStaff, issueSetupToken } from './modules/staff/repository.ts';
+import { outboxMail } from './testing/outbox.ts';
 import { sandboxPayment } from './testing/payments.ts';
 import { adminCaller, type SignedInStaff, signedInStaff, totpCode } from './testing/staff.ts';
 import { signedInUser, startTestApp, type TestApp } from './testing/test-app.ts';
@@ -84,19 +85,12 @@ describe('the audit log covers every changing route of the back office', () => {
     'PATCH /settings': async () => () => owner.call('PATCH', '/settings', { invite_daily_cap: 12 }),
     'PATCH /plans/{period}': async () => () => owner.call('PATCH', '/plans/year', { unit_price: 19_900 }),
     'POST /mail/{id}/retry': async () => {
-      const [mail] = await t.database.db
-        .insert(mailOutbox)
-        .values({
-          to: 'a@example.com',
-          template: 'password_changed',
-          language: 'en',
-          subject: 'S',
-          text: 'B',
-          html: 'B',
-          status: 'failed',
-        })
-        .returning({ id: mailOutbox.id });
-      return () => owner.call('POST', `/mail/${mail?.id}/retry`);
+      const id = await outboxMail(t.database, 'failed');
+      return () => owner.call('POST', `/mail/${id}/retry`);
+    },
+    'POST /mail/{id}/cancel': async () => {
+      const id = await outboxMail(t.database, 'pending');
+      return () => owner.call('POST', `/mail/${id}/cancel`);
     },
     'POST /payments/{id}/refund': async () => {
       const id = await sandboxPayment(t);

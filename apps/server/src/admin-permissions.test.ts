@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS, type Permission, STAFF_ROLES, type StaffRole } from '@skyway/shared/staff';
-import { mailOutbox } from './db/schema/index.ts';
+import { outboxMail } from './testing/outbox.ts';
 import { sandboxPayment } from './testing/payments.ts';
 import { adminCaller, type SignedInStaff, signedInStaff } from './testing/staff.ts';
 import { signedInUser, startTestApp, type TestApp } from './testing/test-app.ts';
@@ -15,21 +15,6 @@ describe('the permission matrix, cell by cell through the routes', () => {
   const members = new Map<StaffRole, SignedInStaff>();
   const member = (role: StaffRole) => signedInStaff(t.app, t.database, role);
   const customer = async () => (await signedInUser(t.database)).user.id;
-  const failedMail = async () => {
-    const [row] = await t.database.db
-      .insert(mailOutbox)
-      .values({
-        to: 'a@example.com',
-        template: 'password_changed',
-        language: 'en',
-        subject: 'Subject',
-        text: 'Body',
-        html: '<p>Body</p>',
-        status: 'failed',
-      })
-      .returning({ id: mailOutbox.id });
-    return row?.id;
-  };
 
   /** A payment of the sandbox for a new order; `short` fen short makes it one for the operator. */
   const payment = (short = 0) => sandboxPayment(t, short);
@@ -60,7 +45,8 @@ describe('the permission matrix, cell by cell through the routes', () => {
     'nodes.edit': (m) =>
       m.call('POST', '/nodes', { name: `probe ${m.role}`, region: 'HK', host: 'hk1.example.com' }),
     'mail.view': (m) => m.call('GET', '/mail?status=failed'),
-    'mail.retry': async (m) => m.call('POST', `/mail/${await failedMail()}/retry`),
+    'mail.retry': async (m) => m.call('POST', `/mail/${await outboxMail(t.database, 'failed')}/retry`),
+    'mail.cancel': async (m) => m.call('POST', `/mail/${await outboxMail(t.database, 'pending')}/cancel`),
     'jobs.view': (m) => m.call('GET', '/jobs'),
     'orders.view': (m) => m.call('GET', '/orders?status=paid'),
     'payments.refund': async (m) =>

@@ -65,6 +65,8 @@ export const REASONS = [
   'staff_change_refused',
   // A message that is not failed, or whose body is no longer kept (a code mail's), cannot be sent again.
   'mail_not_retryable',
+  // Only a message still waiting (and not being delivered this moment) can be cancelled.
+  'mail_not_cancellable',
   // Refunds and the attention queue: a payment of another provider than the one configured (or of
   // one without a refund API); a payment refunded already; the provider's no; an item already closed.
   'refund_unavailable',

@@ -43,6 +43,8 @@ export const PERMISSIONS = {
   'mail.view': ['owner', 'admin', 'support'],
   /** Send a message that was given up once more. */
   'mail.retry': ['owner', 'admin', 'support'],
+  /** Stop a message that is still waiting from going out. */
+  'mail.cancel': ['owner', 'admin', 'support'],
   /** The scheduled jobs and their latest runs. */
   'jobs.view': ['owner', 'admin'],
   /** The audit log. */

@@ -108,6 +108,7 @@ export const en = {
   sentAt: 'Sent',
   to: 'To',
   retry: 'Send again',
+  cancelMail: 'Cancel',
   settings: 'Settings',
   plans: 'Plans',
   unitPrice: 'Price per connection (fen)',

@@ -108,6 +108,7 @@ export const tw: Texts = {
   sentAt: '寄送時間',
   to: '收件人',
   retry: '重新寄送',
+  cancelMail: '取消寄送',
   settings: '設定',
   plans: '方案',
   unitPrice: '每連線單價（分）',

@@ -108,6 +108,7 @@ export const zh: Texts = {
   sentAt: '发送时间',
   to: '收件人',
   retry: '重新发送',
+  cancelMail: '取消发送',
   settings: '设置',
   plans: '套餐',
   unitPrice: '每连接单价（分）',

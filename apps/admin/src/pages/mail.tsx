@@ -33,9 +33,10 @@ export function MailPage() {
   const [filters, setFilters] = useState<{ status?: MailStatus; template?: string; to?: string }>({});
   const list = usePageList<Mail>('/mail', filters, { sortable: true });
   if (!can('mail.view')) return <Forbidden />;
-  const retry = async (mail: Mail) => {
+  /** Sends a failed message again (`retry`) or stops a waiting one (`cancel`). */
+  const act = async (mail: Mail, action: 'retry' | 'cancel') => {
     try {
-      await api('POST', `/mail/${mail.id}/retry`);
+      await api('POST', `/mail/${mail.id}/${action}`);
       message.success(t('done'));
       await client.invalidateQueries({ queryKey: ['/mail'] });
     } catch (error) {
@@ -92,13 +93,23 @@ export function MailPage() {
           { title: t('sentAt'), dataIndex: 'sent_at', render: when },
           {
             key: 'actions',
-            render: (_, mail) =>
-              mail.status === 'failed' &&
-              can('mail.retry') && (
-                <Button size="small" onClick={() => void retry(mail)}>
-                  {t('retry')}
-                </Button>
-              ),
+            render: (_, mail) => {
+              if (mail.status === 'failed' && can('mail.retry')) {
+                return (
+                  <Button size="small" onClick={() => void act(mail, 'retry')}>
+                    {t('retry')}
+                  </Button>
+                );
+              }
+              if (mail.status === 'pending' && can('mail.cancel')) {
+                return (
+                  <Button size="small" danger onClick={() => void act(mail, 'cancel')}>
+                    {t('cancelMail')}
+                  </Button>
+                );
+              }
+              return null;
+            },
           },
         ]}
       />

@@ -72,6 +72,7 @@ const en: Catalogue = {
   staff_disabled: 'This staff account is disabled',
   staff_change_refused: 'This change to staff is not allowed',
   mail_not_retryable: 'Only a failed message whose content is still kept can be sent again',
+  mail_not_cancellable: 'Only a message that is still waiting can be cancelled',
   refund_unavailable:
     'This payment cannot be refunded from here: refund it in its provider’s dashboard, then mark it settled',
   already_refunded: 'This payment has been refunded already',
@@ -137,6 +138,7 @@ const zh: Catalogue = {
   staff_disabled: '此员工账号已停用',
   staff_change_refused: '不允许对员工进行此更改',
   mail_not_retryable: '只有内容仍被保留的失败邮件才能重新发送',
+  mail_not_cancellable: '只有仍在等待发送的邮件才能取消',
   refund_unavailable: '此付款无法在这里退款：请在支付渠道的后台退款，然后标记为已处理',
   already_refunded: '此付款已经退款',
   refund_refused: '支付渠道拒绝了退款，其答复已随退款记录保存',
@@ -201,6 +203,7 @@ const tw: Catalogue = {
   staff_disabled: '此員工帳號已停用',
   staff_change_refused: '不允許對員工進行此變更',
   mail_not_retryable: '只有內容仍被保留的失敗郵件才能重新寄送',
+  mail_not_cancellable: '只有仍在等待寄送的郵件才能取消',
   refund_unavailable: '此付款無法在這裡退款：請在金流的後台退款，然後標記為已處理',
   already_refunded: '此付款已經退款',
   refund_refused: '金流拒絕了退款，其答覆已隨退款紀錄保存',

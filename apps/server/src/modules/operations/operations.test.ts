@@ -64,6 +64,28 @@ describe('the outbox and the jobs in the back office', () => {
     );
   });
 
+  it('cancels a waiting message, audited, so that no run sends it; refuses one sent or being delivered', async () => {
+    const waiting = await mail({ status: 'pending', template: 'expiry_reminder', nextAttemptAt: new Date() });
+    const reply = await support.call('POST', `/mail/${waiting.id}/cancel`);
+    expect(reply.json().data).toMatchObject({ id: waiting.id, status: 'cancelled' });
+    const [row] = await t.database.db.select().from(auditLog).where(eq(auditLog.targetId, waiting.id));
+    expect(row).toMatchObject({ action: 'mail.cancel', staffId: support.id, after: { status: 'cancelled' } });
+    const [kept] = await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.id, waiting.id));
+    expect(kept?.status).toBe('cancelled');
+
+    const sent = await mail({ status: 'sent' });
+    const delivering = await mail({ status: 'pending', leaseUntil: new Date(Date.now() + 60_000) });
+    for (const other of [sent, delivering, waiting]) {
+      expect((await support.call('POST', `/mail/${other.id}/cancel`)).json()).toMatchObject({
+        code: 409,
+        data: { reason: 'mail_not_cancellable' },
+      });
+    }
+    expect((await support.call('POST', '/mail/00000000-0000-4000-8000-000000000000/cancel')).statusCode).toBe(
+      404,
+    );
+  });
+
   it('shows each job’s latest runs, failures with their error, newest first', async () => {
     await logJobRun(t.database.db, {
       name: 'orders',

@@ -1,4 +1,4 @@
-import { and, count, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { MailStatus } from '@skyway/shared/mail';
 import type { SortOrder } from '@skyway/shared/schemas/admin/common';
 import type { Database } from '../../db/client.ts';
@@ -49,6 +49,30 @@ export async function requeueFailedMail(
     .update(mailOutbox)
     .set({ status: 'pending', nextAttemptAt: now, leaseUntil: null })
     .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'failed'), isNotNull(mailOutbox.text)))
+    .returning();
+  return row;
+}
+
+/**
+ * Stops a message that is still waiting from going out (a notice sent by mistake, a list to the
+ * wrong people). Not one an instance is delivering this moment (its lease runs): that attempt ends
+ * first, and the message is sent or waits again.
+ */
+export async function cancelWaitingMail(
+  db: Database,
+  id: string,
+  now: Date,
+): Promise<MailOutboxRow | undefined> {
+  const [row] = await db
+    .update(mailOutbox)
+    .set({ status: 'cancelled', leaseUntil: null })
+    .where(
+      and(
+        eq(mailOutbox.id, id),
+        eq(mailOutbox.status, 'pending'),
+        or(isNull(mailOutbox.leaseUntil), lt(mailOutbox.leaseUntil, now)),
+      ),
+    )
     .returning();
   return row;
 }

@@ -5,12 +5,13 @@ import { jobsSchema, mailEntrySchema, mailListQuery } from '@skyway/shared/schem
 import type { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import type { MailOutboxRow } from '../../db/schema/index.ts';
+import type { MailStatus } from '@skyway/shared/mail';
 import { latestJobRuns } from '../../jobs/job-runs-repository.ts';
 import { ok, replies } from '../../plugins/envelope.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { signedInStaff } from '../../plugins/staff-auth.ts';
 import { recordAudit } from '../audit/repository.ts';
-import { findMail, listMail, requeueFailedMail } from './repository.ts';
+import { cancelWaitingMail, findMail, listMail, requeueFailedMail } from './repository.ts';
 
 /** Runs of each job shown. */
 const RUNS_SHOWN = 20;
@@ -55,38 +56,64 @@ export async function operationsRoutes(
     },
   );
 
-  routes.post(
-    '/mail/:id/retry',
-    {
-      config: { staff: 'mail.retry' },
-      schema: { tags: ['mail'], params: uuidParams, response: replies(mailEntrySchema) },
-    },
-    async (request) => {
-      const now = new Date();
-      const row = await db.transaction(async (tx) => {
-        const requeued = await requeueFailedMail(tx, request.params.id, now);
-        if (!requeued) {
-          throw (await findMail(tx, request.params.id))
-            ? new AppError(409, 'mail_not_retryable')
-            : new AppError(404, 'not_found');
-        }
-        await recordAudit(
-          tx,
-          signedInStaff(request).actor,
-          {
-            action: 'mail.retry',
-            targetType: 'mail',
-            targetId: requeued.id,
-            before: { status: 'failed' },
-            after: { status: 'pending' },
-          },
-          now,
-        );
-        return requeued;
-      });
-      return ok(request, presentMail(row));
-    },
-  );
+  /**
+   * A staff action on one message: `change` makes it (in the audit's transaction) or answers nothing
+   * when the message is not in the state it needs, which is `refused` (or 404 when there is none).
+   */
+  const mailAction = (options: {
+    path: string;
+    permission: 'mail.retry' | 'mail.cancel';
+    change: typeof requeueFailedMail;
+    refused: 'mail_not_retryable' | 'mail_not_cancellable';
+    status: { before: MailStatus; after: MailStatus };
+  }) =>
+    routes.post(
+      options.path,
+      {
+        config: { staff: options.permission },
+        schema: { tags: ['mail'], params: uuidParams, response: replies(mailEntrySchema) },
+      },
+      async (request) => {
+        const now = new Date();
+        const row = await db.transaction(async (tx) => {
+          const changed = await options.change(tx, request.params.id, now);
+          if (!changed) {
+            throw (await findMail(tx, request.params.id))
+              ? new AppError(409, options.refused)
+              : new AppError(404, 'not_found');
+          }
+          await recordAudit(
+            tx,
+            signedInStaff(request).actor,
+            {
+              action: options.permission,
+              targetType: 'mail',
+              targetId: changed.id,
+              before: { status: options.status.before },
+              after: { status: options.status.after },
+            },
+            now,
+          );
+          return changed;
+        });
+        return ok(request, presentMail(row));
+      },
+    );
+
+  mailAction({
+    path: '/mail/:id/retry',
+    permission: 'mail.retry',
+    change: requeueFailedMail,
+    refused: 'mail_not_retryable',
+    status: { before: 'failed', after: 'pending' },
+  });
+  mailAction({
+    path: '/mail/:id/cancel',
+    permission: 'mail.cancel',
+    change: cancelWaitingMail,
+    refused: 'mail_not_cancellable',
+    status: { before: 'pending', after: 'cancelled' },
+  });
 
   routes.get(
     '/jobs',
