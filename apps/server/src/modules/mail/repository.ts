@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { mailOutbox, type MailOutboxRow, type MailStatus } from '../../db/schema/index.ts';
+import { REMINDER_TEMPLATES } from './templates.ts';
 
 /** A message's rendered content. */
 export interface MailBody {
@@ -217,4 +218,22 @@ export async function mailBacklog(db: Database, now: Date): Promise<MailBacklog>
     oldestPendingSeconds: Math.max(0, Math.floor((now.getTime() - oldest) / 1000)),
     failed: row?.failed ?? 0,
   };
+}
+
+/**
+ * The account's expiry reminders still waiting in the outbox (not one being delivered this moment):
+ * cancelled, because its end of access moved and they no longer say the truth.
+ */
+export async function cancelWaitingReminders(db: Database, userId: string, now: Date): Promise<void> {
+  await db
+    .update(mailOutbox)
+    .set({ status: 'cancelled', leaseUntil: null })
+    .where(
+      and(
+        eq(mailOutbox.userId, userId),
+        eq(mailOutbox.status, 'pending'),
+        inArray(mailOutbox.template, [...REMINDER_TEMPLATES]),
+        or(isNull(mailOutbox.leaseUntil), lt(mailOutbox.leaseUntil, now)),
+      ),
+    );
 }
