@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { mailOutbox, type MailOutboxRow, type MailStatus } from '../../db/schema/index.ts';
 import { REMINDER_TEMPLATES } from './templates.ts';
@@ -221,10 +221,10 @@ export async function mailBacklog(db: Database, now: Date): Promise<MailBacklog>
 }
 
 /**
- * The account's expiry reminders still waiting in the outbox (not one being delivered this moment):
- * cancelled, because its end of access moved and they no longer say the truth.
+ * The account's messages still waiting in the outbox that `which` names, but not one an instance is
+ * delivering this moment (that attempt ends first): cancelled.
  */
-export async function cancelWaitingReminders(db: Database, userId: string, now: Date): Promise<void> {
+async function cancelWaiting(db: Database, userId: string, now: Date, which: SQL): Promise<void> {
   await db
     .update(mailOutbox)
     .set({ status: 'cancelled', leaseUntil: null })
@@ -232,8 +232,16 @@ export async function cancelWaitingReminders(db: Database, userId: string, now: 
       and(
         eq(mailOutbox.userId, userId),
         eq(mailOutbox.status, 'pending'),
-        inArray(mailOutbox.template, [...REMINDER_TEMPLATES]),
+        which,
         or(isNull(mailOutbox.leaseUntil), lt(mailOutbox.leaseUntil, now)),
       ),
     );
 }
+
+/** Its end of access moved: the account's waiting expiry reminders no longer say the truth. */
+export const cancelWaitingReminders = (db: Database, userId: string, now: Date) =>
+  cancelWaiting(db, userId, now, inArray(mailOutbox.template, [...REMINDER_TEMPLATES]));
+
+/** It unsubscribed: the account's waiting reminders and notices (mail with an unsubscribe link). */
+export const cancelWaitingListMail = (db: Database, userId: string, now: Date) =>
+  cancelWaiting(db, userId, now, isNotNull(mailOutbox.unsubscribeUrl));

@@ -1,6 +1,7 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { mailOutbox, users } from '../../db/schema/index.ts';
+import { users } from '../../db/schema/index.ts';
+import { cancelWaitingListMail } from '../mail/repository.ts';
 
 /** The account's language, when it exists. */
 export async function accountLanguage(db: Database, userId: string): Promise<string | undefined> {
@@ -18,15 +19,6 @@ export async function optOut(db: Database, userId: string, now: Date): Promise<v
       .update(users)
       .set({ mailOptOutAt: sql`coalesce(${users.mailOptOutAt}, ${now})` })
       .where(eq(users.id, userId));
-    await tx
-      .update(mailOutbox)
-      .set({ status: 'cancelled', leaseUntil: null })
-      .where(
-        and(
-          eq(mailOutbox.userId, userId),
-          eq(mailOutbox.status, 'pending'),
-          isNotNull(mailOutbox.unsubscribeUrl),
-        ),
-      );
+    await cancelWaitingListMail(tx, userId, now);
   });
 }
