@@ -186,36 +186,6 @@ describe('expiry reminders', () => {
     expect(mails[1]?.subject).toContain(customerTime(renewed.expireAt ?? new Date(0)));
   });
 
-  it('cancels a reminder still waiting for SMTP when the account renews', async () => {
-    const user = await buyer();
-    const end = endOf(user);
-    clock = at(end - 7 * DAY);
-    // SMTP away: the reminder waits in the outbox.
-    const unreachable = createMailer({
-      db: database.db,
-      smtpUrl: 'smtp://127.0.0.1:9?ignoreTLS=true',
-      from: 'a@b.test',
-      siteName: 'Skyway',
-      supportEmail: 's@b.test',
-      log: Fastify({ logger: false }).log,
-      now: () => clock,
-    });
-    await runExpiryReminders({
-      db: database.db,
-      mailer: unreachable,
-      now: clock,
-      origin: ORIGIN,
-      subscriptionKey: KEY,
-    });
-    await unreachable.idle();
-    expect((await mailsTo(user)).map((mail) => mail.status)).toEqual(['pending']);
-    await inAccountTransaction(database.db, user.id, at(end - 6 * DAY), (account) =>
-      account.purchase({ id: `renewed-${user.id}`, days: 31, connections: 2 }),
-    );
-    expect((await mailsTo(user)).map((mail) => mail.status)).toEqual(['cancelled']);
-    await unreachable.close();
-  });
-
   it('does not remind of an end the account learnt after the moment (a short access), nor of one long past', async () => {
     // Two days of access bought: no "7 days" or "3 days" reminders, which would arrive at once.
     const short = await buyer({ boughtAt: T0, days: 2 });

@@ -4,7 +4,6 @@ import type { Entitlement } from '@skyway/shared/plans';
 import type { SubscribeType } from '@skyway/shared/user';
 import type { Database } from '../../db/client.ts';
 import { appStoreTransactions, expiryLedger, type UserRow, users } from '../../db/schema/index.ts';
-import { cancelWaitingReminders } from '../mail/repository.ts';
 import { type AccessReason, entitlementOf, sameEntitlement } from './rules.ts';
 import { reconcileSlots } from './slots.ts';
 
@@ -67,8 +66,6 @@ export async function writeAccess(
     },
     now,
   );
-  // A reminder of the old end that has not gone out yet would now be wrong.
-  if (after.expireAt !== toUnixSeconds(user.expireAt)) await cancelWaitingReminders(db, user.id, now);
   if (change.recordUnchanged || !sameEntitlement(after, entitlementOf(user, now))) {
     await db.insert(expiryLedger).values({
       userId: user.id,

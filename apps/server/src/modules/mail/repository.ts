@@ -1,7 +1,6 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { mailOutbox, type MailOutboxRow, type MailStatus } from '../../db/schema/index.ts';
-import { REMINDER_TEMPLATES } from './templates.ts';
 
 /** A message's rendered content. */
 export interface MailBody {
@@ -237,10 +236,6 @@ async function cancelWaiting(db: Database, userId: string, now: Date, which: SQL
       ),
     );
 }
-
-/** Its end of access moved: the account's waiting expiry reminders no longer say the truth. */
-export const cancelWaitingReminders = (db: Database, userId: string, now: Date) =>
-  cancelWaiting(db, userId, now, inArray(mailOutbox.template, [...REMINDER_TEMPLATES]));
 
 /** It unsubscribed: the account's waiting reminders and notices (mail with an unsubscribe link). */
 export const cancelWaitingListMail = (db: Database, userId: string, now: Date) =>

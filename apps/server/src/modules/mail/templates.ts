@@ -13,12 +13,6 @@ export type MailTemplate =
   | 'expiry_reminder'
   | 'expiry_ended';
 
-/** The expiry reminders: about an end of access, so moot once the end moves. */
-export const REMINDER_TEMPLATES = [
-  'expiry_reminder',
-  'expiry_ended',
-] as const satisfies readonly MailTemplate[];
-
 export type MailParams = Record<string, string | number>;
 
 /** A paragraph, or a value set apart (the code) so that it is easy to read and to copy. */
