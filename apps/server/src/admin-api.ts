@@ -12,6 +12,7 @@ import { operationsRoutes } from './modules/operations/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { settingsRoutes } from './modules/configuration/routes.ts';
 import { nodeRoutes } from './modules/nodes/routes.ts';
+import { noticeAdminRoutes } from './modules/notices/admin-routes.ts';
 import { salesRoutes } from './modules/sales/routes.ts';
 import { staffRoutes } from './modules/staff/routes.ts';
 import type { PaymentProvider } from './modules/orders/provider.ts';
@@ -56,6 +57,7 @@ export async function adminApi(
   await app.register(operationsRoutes, { db, jobEverySeconds: options.jobEverySeconds });
   await app.register(salesRoutes, { db, provider: options.provider });
   await app.register(nodeRoutes, { db });
+  await app.register(noticeAdminRoutes, { db });
   await app.register(auditRoutes, { db });
 
   app.withTypeProvider<ZodTypeProvider>().get(

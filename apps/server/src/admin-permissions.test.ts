@@ -47,6 +47,12 @@ describe('the permission matrix, cell by cell through the routes', () => {
     'mail.view': (m) => m.call('GET', '/mail?status=failed'),
     'mail.retry': async (m) => m.call('POST', `/mail/${await outboxMail(t.database, 'failed')}/retry`),
     'mail.cancel': async (m) => m.call('POST', `/mail/${await outboxMail(t.database, 'pending')}/cancel`),
+    'notices.view': (m) => m.call('GET', '/announcements'),
+    'notices.edit': (m) =>
+      m.call('POST', '/announcements', {
+        title: { en: 'Probe', zh: '探测', tw: '探測' },
+        body: { en: 'A draft.', zh: '草稿。', tw: '草稿。' },
+      }),
     'jobs.view': (m) => m.call('GET', '/jobs'),
     'orders.view': (m) => m.call('GET', '/orders?status=paid'),
     'payments.refund': async (m) =>

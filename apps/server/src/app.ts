@@ -14,6 +14,7 @@ import { ADMIN_API_PREFIX, adminApi } from './admin-api.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { DASHBOARD_JOB, rollUpDashboard } from './modules/dashboard/service.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
+import { noticeRoutes } from './modules/notices/routes.ts';
 import { createNodeEvents } from './modules/node-api/events.ts';
 import { reconcileTraffic, TRAFFIC_RECONCILE_JOB } from './modules/traffic/reconcile.ts';
 import { nodeApiRoutes } from './modules/node-api/routes.ts';
@@ -189,6 +190,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(userRoutes);
   await app.register(accountRoutes, { db, mailer, counters });
   await app.register(invitationRoutes, { db });
+  await app.register(noticeRoutes, { db });
   const subscriptionKey = loadSubscriptionKey(config);
   // Where the site is, for links in mail sent by jobs (no request to take it from).
   const siteOrigin = config.payments.publicUrl ?? `http://localhost:${config.port}`;

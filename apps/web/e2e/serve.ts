@@ -11,6 +11,8 @@ import { isSettingKey, resetSetting, writeSetting } from '../../server/src/modul
 import { and, eq } from 'drizzle-orm';
 import { openDatabase } from '../../server/src/db/client.ts';
 import { deviceSlots, inbounds, nodes, orders, users } from '../../server/src/db/schema/index.ts';
+import { COMMAND_LINE } from '../../server/src/modules/audit/repository.ts';
+import { createNotice } from '../../server/src/modules/notices/service.ts';
 import { fulfilPayment } from '../../server/src/modules/orders/fulfilment.ts';
 import { liveWindowMs } from '../../server/src/modules/presence/rules.ts';
 import { receiveSightings } from '../../server/src/modules/presence/service.ts';
@@ -18,6 +20,7 @@ import { inviteOwner } from '../../server/src/modules/staff/service.ts';
 import { makeTestChain } from '../../server/src/testing/apple-chain.ts';
 import { signedInitialBuy } from '../../server/src/testing/apple-notifications.ts';
 import { type CaughtMail, codeIn, hasCode, startSmtpCatcher } from '../../server/src/testing/smtp-catcher.ts';
+import { noticeCreateRequest } from '@skyway/shared/schemas/admin/notices';
 import { controlPort, E2E_APP_STORE, E2E_PORT } from './fixtures.ts';
 
 const mail = await startSmtpCatcher();
@@ -149,6 +152,12 @@ const control = createServer((request, reply) => {
         policy,
       );
       reply.end('{}');
+    } else if (request.url === '/notice') {
+      // A notice as staff publish it in the back office (whose own journey writes one through its
+      // screens): the body is the back office's request, checked by the same schema.
+      const input = noticeCreateRequest.parse(body);
+      const notice = await createNotice(database.db, COMMAND_LINE, input, new Date());
+      reply.end(JSON.stringify({ id: notice.id }));
     } else if (request.url === '/staff/mailed-link' && typeof body.to === 'string') {
       // The set-up link in the invitation a member of staff finds in their mailbox.
       const to = body.to;

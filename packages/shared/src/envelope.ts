@@ -67,6 +67,9 @@ export const REASONS = [
   'mail_not_retryable',
   // Only a message still waiting (and not being delivered this moment) can be cancelled.
   'mail_not_cancellable',
+  // Notices: publishing one whose expiry has passed; taking down one that is not showing.
+  'notice_expired',
+  'notice_not_published',
   // Refunds and the attention queue: a payment of another provider than the one configured (or of
   // one without a refund API); a payment refunded already; the provider's no; an item already closed.
   'refund_unavailable',

@@ -45,6 +45,10 @@ export const PERMISSIONS = {
   'mail.retry': ['owner', 'admin', 'support'],
   /** Stop a message that is still waiting from going out. */
   'mail.cancel': ['owner', 'admin', 'support'],
+  /** The notices to customers, in every state. */
+  'notices.view': ['owner', 'admin', 'support', 'finance', 'viewer'],
+  /** Write, publish, take down and delete notices. */
+  'notices.edit': ['owner', 'admin', 'support'],
   /** The scheduled jobs and their latest runs. */
   'jobs.view': ['owner', 'admin'],
   /** The audit log. */

@@ -38,6 +38,8 @@ describe('migrations', () => {
       'mail_outbox',
       'node_reports',
       'nodes',
+      'notice_reads',
+      'notices',
       'orders',
       'payment_events',
       'payments',

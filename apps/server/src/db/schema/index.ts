@@ -22,3 +22,4 @@ export * from './provider-notices.ts';
 export * from './device-slots.ts';
 export * from './nodes.ts';
 export * from './subscription-fetches.ts';
+export * from './notices.ts';

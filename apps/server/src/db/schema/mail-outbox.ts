@@ -38,6 +38,9 @@ export const mailOutbox = pgTable(
     error: text('error'),
     // Reminders and notices: where the recipient unsubscribes (List-Unsubscribe); null for account mail.
     unsubscribeUrl: text('unsubscribe_url'),
+    // An expiry reminder: the end of access it is about. Not delivered once the account's end is
+    // another (it renewed, or staff changed its time, while the reminder waited).
+    aboutEnd: timestamp('about_end', { withTimezone: true }),
   },
   (table) => [
     // Claims (pending, by priority and due time) and the backlog and failure counts.
