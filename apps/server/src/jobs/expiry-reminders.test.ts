@@ -186,6 +186,42 @@ describe('expiry reminders', () => {
     expect(mails[1]?.subject).toContain(customerTime(renewed.expireAt ?? new Date(0)));
   });
 
+  it('cancels a reminder still waiting for SMTP once the account renews, and sends the others', async () => {
+    const renewing = await buyer();
+    const staying = await buyer();
+    const end = endOf(renewing);
+    clock = at(end - 7 * DAY);
+    // SMTP is away: both reminders wait in the outbox.
+    const away = createMailer({
+      db: database.db,
+      smtpUrl: 'smtp://127.0.0.1:9',
+      from: 'a@b.test',
+      siteName: 'Skyway',
+      supportEmail: 's@b.test',
+      log: Fastify({ logger: false }).log,
+      now: () => clock,
+    });
+    await runExpiryReminders({
+      db: database.db,
+      mailer: away,
+      now: clock,
+      origin: ORIGIN,
+      subscriptionKey: KEY,
+    });
+    await away.close();
+    for (const user of [renewing, staying]) {
+      expect((await mailsTo(user)).map((mail) => mail.status)).toEqual(['pending']);
+    }
+    await inAccountTransaction(database.db, renewing.id, at(end - 6 * DAY), (account) =>
+      account.purchase({ id: `renewal-while-away-${renewing.id}`, days: 31, connections: 2 }),
+    );
+    // SMTP is back an hour later.
+    clock = at(end - 6 * DAY + HOUR);
+    expect(await newMailer(database.db).deliverDue()).toMatchObject({ outdated: 1 });
+    expect((await mailsTo(renewing)).map((mail) => mail.status)).toEqual(['cancelled']);
+    expect((await mailsTo(staying)).map((mail) => mail.status)).toEqual(['logged']);
+  });
+
   it('does not remind of an end the account learnt after the moment (a short access), nor of one long past', async () => {
     // Two days of access bought: no "7 days" or "3 days" reminders, which would arrive at once.
     const short = await buyer({ boughtAt: T0, days: 2 });

@@ -63,6 +63,7 @@ function reminder(deps: ExpiryRemindersDeps, account: RemindedAccount, days: num
     },
     userId: account.id,
     unsubscribeUrl: link,
+    aboutEnd: new Date(account.expire_at),
   };
 }
 

@@ -208,7 +208,7 @@ describe('the mailer with SMTP', () => {
     await smtp.send({ ...codeMail('nobody@example.com', '------'), withhold: true });
     await smtp.idle();
     clock.set(at(DAY));
-    expect(await smtp.deliverDue()).toEqual({ sent: 0, retried: 0, failed: 0, expired: 0 });
+    expect(await smtp.deliverDue()).toEqual({ sent: 0, retried: 0, failed: 0, expired: 0, outdated: 0 });
     expect(await outboxRowTo('nobody@example.com')).toMatchObject({
       status: 'withheld',
       subject: 'Your Skyway password reset code',
@@ -270,12 +270,12 @@ describe('the mail queue', () => {
 
     // Nothing due, server still down: the run only checks it.
     clock.set(at(20 * SECOND));
-    expect(await smtp.deliverDue()).toEqual({ sent: 0, retried: 0, failed: 0, expired: 0 });
+    expect(await smtp.deliverDue()).toEqual({ sent: 0, retried: 0, failed: 0, expired: 0, outdated: 0 });
 
     // Back, while every message still waits its backoff: the next run finds out and sends them all.
     const back = await down.restart();
     clock.set(at(25 * SECOND));
-    expect(await smtp.deliverDue()).toEqual({ sent: 3, retried: 0, failed: 0, expired: 0 });
+    expect(await smtp.deliverDue()).toEqual({ sent: 3, retried: 0, failed: 0, expired: 0, outdated: 0 });
     expect(back.messages.map((mail) => mail.to)).toEqual([
       'coded@example.com',
       'noticed@example.com',
@@ -394,7 +394,7 @@ describe('the mail queue', () => {
 
     const back = await down.restart();
     clock.set(at(10 * MINUTE));
-    expect(await smtp.deliverDue()).toEqual({ sent: 0, retried: 0, failed: 0, expired: 1 });
+    expect(await smtp.deliverDue()).toEqual({ sent: 0, retried: 0, failed: 0, expired: 1, outdated: 0 });
     const row = await outboxRowTo('late@example.com');
     expect(row).toMatchObject({ status: 'expired', text: null, html: null, sentAt: null });
     expect(JSON.stringify(row)).not.toContain('424242');

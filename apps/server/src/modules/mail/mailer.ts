@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import type { MailOutboxRow } from '../../db/schema/index.ts';
 import { LEASE_MS, MAIL_PRIORITY, RETRY_WINDOW_MS, retryDelayMs } from './queue-policy.ts';
 import {
+  cancelOutdatedReminders,
   claimDueMail,
   expireCodeMails,
   hasDueMail,
@@ -43,6 +44,11 @@ export interface MailMessage {
    * `List-Unsubscribe` with `List-Unsubscribe-Post` (RFC 8058).
    */
   unsubscribeUrl?: string;
+  /**
+   * An expiry reminder: the end of access it is about. It is cancelled rather than delivered once
+   * the account's end is another.
+   */
+  aboutEnd?: Date;
 }
 
 /** `off`: no SMTP_URL (mail goes to the log); `degraded`: the latest delivery attempt failed. */
@@ -60,6 +66,8 @@ export interface MailRunResult {
   failed: number;
   /** Code mails whose code ran out before they could be delivered. */
   expired: number;
+  /** Expiry reminders cancelled because their account's end moved while they waited. */
+  outdated: number;
 }
 
 export interface Mailer {
@@ -236,15 +244,17 @@ export function createMailer(options: MailerOptions): Mailer {
       status: message.withhold === true ? 'withheld' : 'pending',
       codeExpiresAt: message.codeExpiresAt,
       unsubscribeUrl: message.unsubscribeUrl,
+      aboutEnd: message.aboutEnd,
       createdAt: now,
       leaseUntil,
     };
   }
 
   async function deliveryRun(): Promise<MailRunResult> {
-    const result: MailRunResult = { sent: 0, retried: 0, failed: 0, expired: 0 };
+    const result: MailRunResult = { sent: 0, retried: 0, failed: 0, expired: 0, outdated: 0 };
     const start = clock();
     result.expired = await expireCodeMails(db, start);
+    result.outdated = await cancelOutdatedReminders(db, start);
     if (serverUnreachable && !(await hasDueMail(db, start))) {
       // Every waiting message may be deep in its backoff: without this, a server that came back
       // would be noticed only when the next one is due.

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { mailOutbox, type MailOutboxRow, type MailStatus } from '../../db/schema/index.ts';
+import { mailOutbox, type MailOutboxRow, type MailStatus, users } from '../../db/schema/index.ts';
 
 /** A message's rendered content. */
 export interface MailBody {
@@ -19,6 +19,8 @@ export interface NewOutboxMail extends MailBody {
   codeExpiresAt?: Date;
   /** Reminders and notices: where the recipient unsubscribes (the List-Unsubscribe header). */
   unsubscribeUrl?: string;
+  /** An expiry reminder: the end of access it is about. */
+  aboutEnd?: Date;
   createdAt: Date;
   /** A pending row is born claimed by the instance that wrote it, for its immediate attempt. */
   leaseUntil: Date | null;
@@ -46,6 +48,7 @@ const LISTED_FIELDS = [
   'status',
   'codeExpiresAt',
   'unsubscribeUrl',
+  'aboutEnd',
   'createdAt',
   'leaseUntil',
 ] as const satisfies readonly (keyof NewListedMail)[];
@@ -97,6 +100,14 @@ const due = (now: Date) =>
   and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, now), unleased(now));
 
 /**
+ * Still true: not an expiry reminder, or one whose account still ends when it says. Timestamps are
+ * compared to the millisecond, as the reminder's end came through JavaScript.
+ */
+const stillTrue = sql`(${mailOutbox.aboutEnd} is null or exists (select 1 from ${users}
+  where ${users.id} = ${mailOutbox.userId}
+    and date_trunc('milliseconds', ${users.expireAt}) = date_trunc('milliseconds', ${mailOutbox.aboutEnd})))`;
+
+/**
  * Claims up to `limit` of the most urgent due messages for one attempt each, most urgent first.
  * SKIP LOCKED lets several instances claim at once without waiting on each other, and the lease keeps
  * every other claim off the rows until their attempts are recorded. `= any(array(…))` runs the
@@ -112,7 +123,7 @@ export async function claimDueMail(
   const next = db
     .select({ id: mailOutbox.id })
     .from(mailOutbox)
-    .where(and(due(now), or(isNull(mailOutbox.codeExpiresAt), gt(mailOutbox.codeExpiresAt, now))))
+    .where(and(due(now), or(isNull(mailOutbox.codeExpiresAt), gt(mailOutbox.codeExpiresAt, now)), stillTrue))
     .orderBy(...URGENCY)
     .limit(limit)
     .for('update', { skipLocked: true });
@@ -169,6 +180,26 @@ export async function expireCodeMails(db: Database, now: Date): Promise<number> 
     .update(mailOutbox)
     .set({ status: 'expired', text: null, html: null })
     .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.codeExpiresAt, now), unleased(now)))
+    .returning({ id: mailOutbox.id });
+  return rows.length;
+}
+
+/**
+ * Expiry reminders whose account's end has moved since (a renewal, or staff changing its time, while
+ * the reminder waited for SMTP) or which lost their account: cancelled, not delivered.
+ */
+export async function cancelOutdatedReminders(db: Database, now: Date): Promise<number> {
+  const rows = await db
+    .update(mailOutbox)
+    .set({ status: 'cancelled', leaseUntil: null })
+    .where(
+      and(
+        eq(mailOutbox.status, 'pending'),
+        isNotNull(mailOutbox.aboutEnd),
+        unleased(now),
+        sql`not ${stillTrue}`,
+      ),
+    )
     .returning({ id: mailOutbox.id });
   return rows.length;
 }
