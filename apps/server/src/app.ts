@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { EXPIRY_REMINDERS_JOB, runExpiryReminders } from './jobs/expiry-reminders.ts';
+import { NOTICE_MAIL_JOB, runNoticeMail } from './jobs/notice-mail.ts';
 import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from './jobs/inactive-accounts.ts';
 import { lastFinishedJobs, logJobRun } from './jobs/job-runs-repository.ts';
 import { ORDERS_JOB, runOrdersJob } from './jobs/orders.ts';
@@ -249,6 +250,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       name: EXPIRY_REMINDERS_JOB,
       everySeconds: config.remindersEveryMinutes * 60,
       run: (now) => runExpiryReminders({ db, mailer, now, origin: siteOrigin, subscriptionKey }),
+    },
+    {
+      name: NOTICE_MAIL_JOB,
+      everySeconds: config.noticeMailEveryMinutes * 60,
+      run: (now) => runNoticeMail({ db, mailer, now, origin: siteOrigin, subscriptionKey }),
     },
     {
       name: ORDERS_JOB,

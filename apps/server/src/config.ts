@@ -147,6 +147,7 @@ const envSchema = z.object({
   ),
   INACTIVE_ACCOUNTS_EVERY_MINUTES: z.coerce.number().int().min(0).default(60),
   REMINDERS_EVERY_MINUTES: z.coerce.number().int().min(0).default(15),
+  NOTICE_MAIL_EVERY_MINUTES: z.coerce.number().int().min(0).default(1),
   MAIL_EVERY_SECONDS: z.coerce.number().int().min(0).default(15),
   SIGNATURE_SECRET: optionalText.pipe(z.string().min(8).optional()),
   SUBSCRIPTION_KEY: optionalText.pipe(z.string().min(32).optional()),
@@ -401,6 +402,8 @@ const configSchema = envSchema
     inactiveAccountsEveryMinutes: env.INACTIVE_ACCOUNTS_EVERY_MINUTES,
     /** How often the expiry reminders due are mailed; 0 turns the job off on this instance. */
     remindersEveryMinutes: env.REMINDERS_EVERY_MINUTES,
+    /** How often the published notices marked for mail are mailed on; 0 turns the job off on this instance. */
+    noticeMailEveryMinutes: env.NOTICE_MAIL_EVERY_MINUTES,
     /** How often the mail queue is worked (retries, expired codes); 0 turns it off on this instance. */
     mailEverySeconds: env.MAIL_EVERY_SECONDS,
     signatureSecret: env.SIGNATURE_SECRET,

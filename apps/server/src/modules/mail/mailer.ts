@@ -82,6 +82,13 @@ export interface Mailer {
    */
   sendBatch(messages: MailMessage[]): Promise<void>;
   /**
+   * `sendBatch`'s write alone, in the caller's transaction: its messages go out with the rest of
+   * that transaction or not at all. Call `deliverSoon` once it has committed.
+   */
+  queueBatch(within: Database, messages: MailMessage[]): Promise<void>;
+  /** Starts a delivery run in the background, unless one is already waiting for its turn. */
+  deliverSoon(): void;
+  /**
    * One run of the retry job: delivers every due message, most urgent first, a few at a time (it
    * claims them from the outbox as it goes, so a queue of any length takes no more memory). Runs,
    * this job's and those `sendBatch` starts, take turns.
@@ -292,6 +299,35 @@ export function createMailer(options: MailerOptions): Mailer {
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
   }
 
+  async function queueBatch(within: Database, messages: MailMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const now = clock();
+    // Messages alike (a job's warning in one language) are rendered and written with one body.
+    const bodies: MailBody[] = [];
+    const bodyOf = new Map<string, number>();
+    const mails = messages.map((message) => {
+      const alike = `${message.template} ${message.language} ${JSON.stringify(message.params)}`;
+      let body = bodyOf.get(alike);
+      if (body === undefined) {
+        body = bodies.push(render(message)) - 1;
+        bodyOf.set(alike, body);
+      }
+      return Object.assign(outboxFields(message, now, null), { body });
+    });
+    await insertOutboxMails(within, bodies, mails);
+  }
+
+  function deliverSoon(): void {
+    if (runWaiting) return;
+    runWaiting = true;
+    inBackground(
+      afterOtherRuns(() => {
+        runWaiting = false;
+        return deliveryRun();
+      }),
+    );
+  }
+
   return {
     async send(message) {
       const now = clock();
@@ -305,30 +341,12 @@ export function createMailer(options: MailerOptions): Mailer {
     },
 
     async sendBatch(messages) {
-      if (messages.length === 0) return;
-      const now = clock();
-      // Messages alike (a job's warning in one language) are rendered and written with one body.
-      const bodies: MailBody[] = [];
-      const bodyOf = new Map<string, number>();
-      const mails = messages.map((message) => {
-        const alike = `${message.template} ${message.language} ${JSON.stringify(message.params)}`;
-        let body = bodyOf.get(alike);
-        if (body === undefined) {
-          body = bodies.push(render(message)) - 1;
-          bodyOf.set(alike, body);
-        }
-        return Object.assign(outboxFields(message, now, null), { body });
-      });
-      await insertOutboxMails(db, bodies, mails);
-      if (runWaiting) return;
-      runWaiting = true;
-      inBackground(
-        afterOtherRuns(() => {
-          runWaiting = false;
-          return deliveryRun();
-        }),
-      );
+      await queueBatch(db, messages);
+      deliverSoon();
     },
+
+    queueBatch,
+    deliverSoon,
 
     deliverDue() {
       const run = afterOtherRuns(deliveryRun);

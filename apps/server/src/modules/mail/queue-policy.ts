@@ -22,8 +22,8 @@ export function retryDelayMs(attempts: number): number {
  * Lower goes first. Codes, and the notice that answers a registration code request for a taken
  * address, have someone waiting at a form; notices tell of a change already made, and a staff
  * invitation of a link that lasts a day; the
- * inactive-account warning gives a week; expiry reminders come in thousands at a time and are sent
- * after everything else.
+ * inactive-account warning gives a week; expiry reminders and notices come in thousands at a time
+ * and are sent after everything else.
  */
 export const MAIL_PRIORITY: Record<MailTemplate, number> = {
   code_register: 0,
@@ -36,4 +36,5 @@ export const MAIL_PRIORITY: Record<MailTemplate, number> = {
   staff_invite: 1,
   expiry_reminder: 3,
   expiry_ended: 3,
+  notice: 3,
 };

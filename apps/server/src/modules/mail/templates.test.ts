@@ -14,7 +14,7 @@ const paramsFor = (template: MailTemplate) =>
   Object.fromEntries(TEMPLATE_PARAMS[template].map((key) => [key, sample[key] ?? `value-of-${key}`]));
 
 describe('mail templates', () => {
-  it('cover the ten messages', () => {
+  it('cover the eleven messages', () => {
     expect(templates.sort()).toEqual(
       [
         'account_exists',
@@ -27,6 +27,7 @@ describe('mail templates', () => {
         'staff_invite',
         'expiry_reminder',
         'expiry_ended',
+        'notice',
       ].sort(),
     );
   });
@@ -104,6 +105,16 @@ describe('mail templates', () => {
       { siteName: 'Sky\r\nBcc: x@evil.test', supportEmail: 's@x.test' },
     );
     expect(mail.subject).not.toMatch(/[\r\n]/);
+  });
+
+  it('renders a notice’s Markdown in the HTML part, inert, and keeps it as written in the text part', () => {
+    const body = '**Maintenance** tonight.\n\n<img src=x onerror="alert(1)">';
+    const mail = renderMail('notice', 'en', { title: 'Tonight', body, unsubscribe_link: 'https://u' }, site);
+    expect(mail.subject).toBe('Skyway: Tonight');
+    expect(mail.html).toContain('<strong>Maintenance</strong>');
+    expect(mail.html).not.toContain('<img');
+    expect(mail.html).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
+    expect(mail.text).toContain(body);
   });
 
   it('refuses to render without a required param', () => {

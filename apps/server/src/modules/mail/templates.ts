@@ -1,5 +1,6 @@
 import { HTML_LANG, type Language } from '@skyway/shared/languages';
 import { escapeHtml } from '../../lib/html.ts';
+import { renderMarkdown } from '../../lib/markdown.ts';
 
 export type MailTemplate =
   | 'code_register'
@@ -11,12 +12,16 @@ export type MailTemplate =
   | 'inactive_warning'
   | 'staff_invite'
   | 'expiry_reminder'
-  | 'expiry_ended';
+  | 'expiry_ended'
+  | 'notice';
 
 export type MailParams = Record<string, string | number>;
 
-/** A paragraph, or a value set apart (the code) so that it is easy to read and to copy. */
-export type MailBlock = string | { highlight: string };
+/**
+ * A paragraph; a value set apart (the code) so that it is easy to read and to copy; or a param that
+ * holds Markdown (a notice's body): as written in the text part, rendered safely in the HTML part.
+ */
+export type MailBlock = string | { highlight: string } | { markdown: string };
 
 export interface TemplateText {
   subject: string;
@@ -47,6 +52,7 @@ export const TEMPLATE_PARAMS: Record<MailTemplate, readonly string[]> = {
   staff_invite: ['role', 'link', 'hours'],
   expiry_reminder: ['expire_time', 'plan', 'connections', 'buy_link', 'unsubscribe_link'],
   expiry_ended: ['expire_time', 'plan', 'connections', 'buy_link', 'unsubscribe_link'],
+  notice: ['title', 'body', 'unsubscribe_link'],
 };
 
 const FOOTER: Record<Language, string> = {
@@ -322,6 +328,32 @@ export const TEMPLATES: Record<MailTemplate, Record<Language, TemplateText>> = {
       ],
     },
   },
+  notice: {
+    en: {
+      subject: '{site_name}: {title}',
+      body: [
+        '{title}',
+        { markdown: 'body' },
+        'You get notices like this one as a {site_name} customer. To stop them, unsubscribe: {unsubscribe_link}',
+      ],
+    },
+    zh: {
+      subject: '【{site_name}】{title}',
+      body: [
+        '{title}',
+        { markdown: 'body' },
+        '您是 {site_name} 的用户，因此收到此公告。如不想再收到此类邮件，请退订：{unsubscribe_link}',
+      ],
+    },
+    tw: {
+      subject: '【{site_name}】{title}',
+      body: [
+        '{title}',
+        { markdown: 'body' },
+        '您是 {site_name} 的用戶，因此收到此公告。如不想再收到此類郵件，請取消訂閱：{unsubscribe_link}',
+      ],
+    },
+  },
 };
 
 const PLACEHOLDER = /\{(\w+)\}/g;
@@ -340,9 +372,11 @@ function requireParams(template: MailTemplate, params: MailParams): void {
 }
 
 function renderText(blocks: readonly MailBlock[], footer: string, params: MailParams): string {
-  const parts = blocks.map((block) =>
-    typeof block === 'string' ? fill(block, params, asIs) : `    ${fill(block.highlight, params, asIs)}`,
-  );
+  const parts = blocks.map((block) => {
+    if (typeof block === 'string') return fill(block, params, asIs);
+    if ('markdown' in block) return String(params[block.markdown]);
+    return `    ${fill(block.highlight, params, asIs)}`;
+  });
   return `${parts.join('\n\n')}\n\n-- \n${fill(footer, params, asIs)}\n`;
 }
 
@@ -357,11 +391,13 @@ function renderHtml(
   footer: string,
   params: MailParams,
 ): string {
-  const paragraphs = blocks.map((block) =>
-    typeof block === 'string'
-      ? `<p style="${PARAGRAPH_STYLE}">${fill(block, params, escapeHtml)}</p>`
-      : `<p style="${HIGHLIGHT_STYLE}">${fill(block.highlight, params, escapeHtml)}</p>`,
-  );
+  const paragraphs = blocks.map((block) => {
+    if (typeof block === 'string')
+      return `<p style="${PARAGRAPH_STYLE}">${fill(block, params, escapeHtml)}</p>`;
+    if ('markdown' in block)
+      return `<div style="${PARAGRAPH_STYLE}">${renderMarkdown(String(params[block.markdown]))}</div>`;
+    return `<p style="${HIGHLIGHT_STYLE}">${fill(block.highlight, params, escapeHtml)}</p>`;
+  });
   return [
     `<!doctype html><html lang="${HTML_LANG[language]}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
     "<body style=\"margin:0;padding:24px;background:#f5f5f5;font-family:-apple-system,'Segoe UI','PingFang SC','Microsoft YaHei',sans-serif\">",

@@ -106,6 +106,7 @@ describe('the outbox and the jobs in the back office', () => {
       'inactive-accounts',
       'mail',
       'expiry-reminders',
+      'notice-mail',
       'orders',
       'dashboard',
       'traffic-reconcile',
