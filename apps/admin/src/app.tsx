@@ -38,6 +38,7 @@ const router = createBrowserRouter(
         { path: 'payments', lazy: page(() => import('./pages/payments.tsx'), 'PaymentsPage') },
         { path: 'attention', lazy: page(() => import('./pages/attention.tsx'), 'AttentionPage') },
         { path: 'nodes', lazy: page(() => import('./pages/nodes.tsx'), 'NodesPage') },
+        { path: 'notices', lazy: page(() => import('./pages/notices.tsx'), 'NoticesPage') },
         { path: 'settings', lazy: page(() => import('./pages/settings.tsx'), 'SettingsPage') },
         { path: 'staff', lazy: page(() => import('./pages/staff.tsx'), 'StaffPage') },
         { path: 'mail', lazy: page(() => import('./pages/mail.tsx'), 'MailPage') },

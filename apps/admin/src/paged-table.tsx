@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Flex, Table } from 'antd';
+import { Alert, App, Button, Flex, Table, type TableProps } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,6 +36,8 @@ export function PagedTable<Item extends { id: string | number }>(props: {
   width: number;
   /** With a name, an export button saves the whole filtered list as `<name>-<date>.csv`. */
   exportName?: string;
+  /** Rows that open onto more of the item. */
+  expandable?: TableProps<Item>['expandable'];
   testId?: string;
 }) {
   const { t } = useTranslation();
@@ -85,6 +87,7 @@ export function PagedTable<Item extends { id: string | number }>(props: {
         columns={columns}
         scroll={{ x: props.width }}
         data-testid={props.testId}
+        expandable={props.expandable}
         onChange={(_pagination, _filters, sorter) => {
           const sorted = Array.isArray(sorter) ? sorter[0] : sorter;
           if (sorted?.column) list.setOrder(sorted.order === 'ascend' ? 'asc' : 'desc');

@@ -20,6 +20,8 @@ export function FormModal<Values extends object>(props: {
   onClose: () => void;
   onSubmit: (values: Values) => Promise<unknown>;
   onValuesChange?: (changed: Partial<Values>, all: Values) => void;
+  /** The names of the fields that failed the form's own checks (to bring a hidden one into view). */
+  onInvalid?: (fields: (string | number)[][]) => void;
   testId?: string;
   children: ReactNode;
 }) {
@@ -38,7 +40,15 @@ export function FormModal<Values extends object>(props: {
       destroyOnHidden
       onCancel={props.onClose}
       onOk={async () => {
-        const values = await form.validateFields();
+        let values: Values;
+        try {
+          values = await form.validateFields();
+        } catch (invalid) {
+          // The form shows what is wrong under each field; nothing is sent.
+          const fields = (invalid as { errorFields?: { name: (string | number)[] }[] }).errorFields ?? [];
+          props.onInvalid?.(fields.map((field) => field.name));
+          return;
+        }
         setBusy(true);
         try {
           await props.onSubmit(values);

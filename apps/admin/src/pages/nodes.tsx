@@ -1,5 +1,5 @@
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { useCoded } from '../coded.ts';
 import { when } from '../format.ts';
 import { Forbidden } from '../layout.tsx';
 import { useCan } from '../session.ts';
+import { useChange } from '../use-change.ts';
 import { changedInbound, type Inbound, InboundModal } from './inbound-form.tsx';
 import { type Node, NodeModal, NODES_KEY } from './node-form.tsx';
 
@@ -20,23 +21,6 @@ type ListedNode = z.infer<typeof nodeListItemSchema>;
 
 type Dialog =
   { kind: 'node'; node: Node | null } | { kind: 'inbound'; node: Node; inbound: Inbound | null } | null;
-
-/** What every change of the screen does: call the server, say it is done (or why not), show the new list. */
-function useChange() {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
-  const client = useQueryClient();
-  return async (work: () => Promise<unknown>) => {
-    try {
-      await work();
-      message.success(t('done'));
-    } catch (error) {
-      message.error(error instanceof Error ? error.message : String(error));
-    } finally {
-      await client.invalidateQueries({ queryKey: NODES_KEY });
-    }
-  };
-}
 
 /** Enabled or not: a switch for those who may change it, a tag for the others. */
 function EnabledCell(props: { on: boolean; label: string; onChange?: (on: boolean) => void }) {
@@ -56,7 +40,7 @@ function EditAndDelete(props: {
 }) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
-  const change = useChange();
+  const change = useChange(NODES_KEY);
   return (
     <Space size="small">
       <Tooltip title={t('edit')}>
@@ -93,7 +77,7 @@ const orNone = (none: string) => (value: string | null) => value ?? none;
 function AgentCell(props: { node: Node; editable: boolean }) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
-  const change = useChange();
+  const change = useChange(NODES_KEY);
   const { node } = props;
   const issue = () =>
     change(async () => {
@@ -169,7 +153,7 @@ function InboundsTable(props: { node: Node; onEdit: (inbound: Inbound | null) =>
   const { t } = useTranslation();
   const coded = useCoded();
   const can = useCan();
-  const change = useChange();
+  const change = useChange(NODES_KEY);
   const editable = can('nodes.edit');
   const { node } = props;
   const columns: ColumnsType<Inbound> = [
@@ -251,7 +235,7 @@ export function NodesPage() {
   const { t } = useTranslation();
   const coded = useCoded();
   const can = useCan();
-  const change = useChange();
+  const change = useChange(NODES_KEY);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const result = useQuery({
