@@ -10,6 +10,7 @@ import { ChangeEmailDialog } from '../features/account/components/change-email-d
 import { ChangePasswordDialog } from '../features/account/components/change-password-dialog.tsx';
 import { UserInfoDialog } from '../features/account/components/user-info-dialog.tsx';
 import { UserMenu, type AccountDialog } from '../features/account/components/user-menu.tsx';
+import { NoticeBell } from '../features/notices/components/notice-bell.tsx';
 import { TrialDialog } from '../features/trial/components/trial-dialog.tsx';
 import { TrialStatus } from '../features/trial/components/trial-status.tsx';
 import { MOBILE_QUERY, useMediaQuery } from '../lib/use-media-query.ts';
@@ -102,6 +103,10 @@ function ConsoleFrame() {
           )}
           <h1 className="console-header__title">{title}</h1>
           <div className="console-header__tools">
+            {/* Its texts come with the layout (router.tsx); should they lag, the header does not wait. */}
+            <Suspense fallback={<span className="notice-bell-placeholder" />}>
+              <NoticeBell />
+            </Suspense>
             <LanguageMenu />
             <UserMenu onOpenDialog={setDialog} />
           </div>

@@ -71,6 +71,8 @@ async function openUserInfo() {
 beforeEach(() => {
   queryClient.clear();
   signIn();
+  // The header's bell; its own tests are in features/notices.
+  answer('/web/notice/list', ok({ unread: 0, list: [] }));
 });
 
 // The whole console renders in each test: give them room on a busy machine.

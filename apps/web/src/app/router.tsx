@@ -15,7 +15,8 @@ const DownloadPage = lazyPage(
   'download',
 );
 const LoginPage = lazyPage(() => import('../features/login/components/login-page.tsx'), 'LoginPage', 'login');
-const ConsoleLayout = lazyPage(() => import('./console-layout.tsx'), 'ConsoleLayout');
+// The header's bell speaks from the first paint: its texts download beside the layout's code.
+const ConsoleLayout = lazyPage(() => import('./console-layout.tsx'), 'ConsoleLayout', 'notices');
 const BuyPage = lazyPage(() => import('../features/buy/components/buy-page.tsx'), 'BuyPage');
 const OrdersPage = lazyPage(() => import('../features/orders/components/orders-page.tsx'), 'OrdersPage');
 const DevicesPage = lazyPage(() => import('../features/devices/components/devices-page.tsx'), 'DevicesPage');

@@ -161,6 +161,22 @@ describe('callApi reply', () => {
     expect(reloadPage).toHaveBeenCalledTimes(1);
   });
 
+  it('shows nothing for a background call, but keeps msg of a 401 for after the reload', async () => {
+    answer('/web/notice/list', noReply);
+    await expect(callApi('/web/notice/list', {}, { background: true })).rejects.toMatchObject({ code: 0 });
+    answer('/web/notice/list', refused(404, 'Not found'));
+    await expect(callApi('/web/notice/list', {}, { background: true })).rejects.toMatchObject({ code: 404 });
+    expect(showError).not.toHaveBeenCalled();
+
+    startSession({ ...user, token: 'tok' });
+    answer('/web/notice/list', refused(401, 'Please sign in'));
+    await expect(callApi('/web/notice/list', {}, { background: true })).rejects.toMatchObject({ code: 401 });
+    expect(getSession()).toEqual({ token: null, user: null });
+    expect(sessionStorage.getItem(STORAGE_KEYS.flash)).toBe('Please sign in');
+    expect(reloadPage).toHaveBeenCalledTimes(1);
+    expect(showError).not.toHaveBeenCalled();
+  });
+
   it('shows a 5 s network error when no reply arrives', async () => {
     answer('/web/site/conf', noReply);
     await expect(callApi('/web/site/conf')).rejects.toMatchObject({ code: 0 });

@@ -13,6 +13,12 @@ export type Payload = Record<string, unknown>;
 export interface CallOptions {
   /** No toast on failure: for calls whose failure is only logged (spec section 8). */
   silent?: boolean;
+  /**
+   * No toast on failure either, for calls the page makes by itself now and then (the notices'
+   * bell); but a session the server rejects is told as any call tells it, after the reload: such a
+   * call is often the first to meet it.
+   */
+  background?: boolean;
 }
 
 export interface ApiReply<T> {
@@ -87,7 +93,7 @@ function expireUserOf(data: unknown): number | undefined {
 }
 
 function toast(text: string, options: CallOptions): void {
-  if (!options.silent) showError(text, ERROR_SECONDS);
+  if (!options.silent && !options.background) showError(text, ERROR_SECONDS);
 }
 
 function signOutLocally(msg: string, options: CallOptions): void {

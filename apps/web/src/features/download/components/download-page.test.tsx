@@ -64,11 +64,12 @@ const cardNames = () =>
     .filter((name) => name !== undefined)
     .slice(0, 4);
 
-// The calls of the pricing section; the other tests leave them unanswered, so that the page they
-// look at does not change under them.
+// The calls of the pricing section and of the notices; the other tests leave them unanswered, so
+// that the page they look at does not change under them.
 beforeEach(() => {
   answer('/web/plan/list', never);
   answer('/web/invite/conf', never);
+  answer('/web/notice/public', never);
 });
 
 afterEach(() => {
@@ -248,5 +249,63 @@ describe('DownloadPage, Chinese headline', () => {
     const h1 = screen.getByRole('heading', { level: 1 });
     expect(h1.textContent).toBe(zhDownload.hero.title);
     expect(parts(h1.textContent ?? '')).toContain('全球互联网');
+  });
+});
+
+describe('DownloadPage, notices', () => {
+  const NOTICE = {
+    id: '00000000-0000-4000-8000-000000000001',
+    title: 'Maintenance on Sunday',
+    body_html:
+      '<p>Servers restart at <strong>02:00</strong>. <a href="https://status.example.com">Status</a></p>',
+    publish_time: 1_800_000_000,
+  };
+  const region = () => screen.queryByRole('region', { name: 'Notices' });
+
+  it('shows each notice as a banner above the headline: its title and body', async () => {
+    useUserAgent(LINUX);
+    const second = { ...NOTICE, id: '00000000-0000-4000-8000-000000000002', title: 'New servers in Tokyo' };
+    answer('/web/notice/public', ok({ list: [NOTICE, second] }));
+    await renderPage();
+    const banners = await screen.findByRole('region', { name: 'Notices' });
+    const articles = within(banners).getAllByRole('article');
+    expect(articles.map((article) => within(article).getByRole('heading', { level: 2 }).textContent)).toEqual(
+      ['Maintenance on Sunday', 'New servers in Tokyo'],
+    );
+    expect(within(banners).getByRole('article', { name: 'Maintenance on Sunday' })).toBe(articles[0]);
+    const first = within(articles[0] as HTMLElement);
+    expect(first.getByText('02:00').tagName).toBe('STRONG');
+    expect(first.getByRole('link', { name: 'Status' }).getAttribute('href')).toBe(
+      'https://status.example.com',
+    );
+    // At the top of the page's content.
+    const h1 = screen.getByRole('heading', { level: 1 });
+    expect(banners.compareDocumentPosition(h1) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // A public call in the page's language.
+    const [request] = requestsTo('/web/notice/public');
+    expect(await request?.body).toEqual({ t: expect.any(Number), l: 'us-en' });
+    expect(request?.headers.has('authorization')).toBe(false);
+  });
+
+  it('shows nothing when there are none', async () => {
+    useUserAgent(LINUX);
+    answer('/web/notice/public', ok({ list: [] }));
+    await renderPage();
+    await waitFor(() => expect(requestsTo('/web/notice/public')).toHaveLength(1));
+    await act(async () => undefined);
+    expect(region()).toBeNull();
+    expect(document.querySelector('.notice-banner')).toBeNull();
+  });
+
+  it('shows nothing, and no error, when they cannot be loaded', async () => {
+    useUserAgent(LINUX);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    answer('/web/notice/public', noReply);
+    await renderPage();
+    await waitFor(() =>
+      expect(warn).toHaveBeenCalledWith('The notices could not be loaded', expect.anything()),
+    );
+    expect(region()).toBeNull();
+    expect(showError).not.toHaveBeenCalled();
   });
 });

@@ -6,6 +6,7 @@ import { useSession } from '../../../lib/session.ts';
 import { useSiteConf } from '../../../lib/site-conf.ts';
 import { detectVisitorPlatform } from '../../../lib/detect-platform.ts';
 import { NextStepLink } from './next-step-link.tsx';
+import { NoticesSlot } from './notices-slot.tsx';
 import { PlatformIcon } from './platform-icon.tsx';
 import { PricingSlot } from './pricing-slot.tsx';
 import './download-page.css';
@@ -93,6 +94,7 @@ export function DownloadPage() {
 
   return (
     <div className="download">
+      <NoticesSlot />
       <section className="hero">
         <div className="hero__text">
           <p className="hero__eyebrow">{t('hero.eyebrow')}</p>
