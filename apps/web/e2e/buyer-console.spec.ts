@@ -11,7 +11,6 @@ import {
   type Json,
   locale,
   saveScreenshot,
-  setSetting,
   signInAs,
   test,
   useLanguage,
@@ -187,21 +186,16 @@ for (const language of LANGUAGES) {
       test('the trial closed by the operator: no button, the reason, and the way to the plans', async ({
         page,
         request,
+        operatorSettings,
       }) => {
-        await setSetting(request, 'open_trial', '0');
-        try {
-          await signInAs(page, await freshAccount(request));
-          await page.goto('/order');
-          const status = await openStatus(page, language, width);
-          await expect(status).toContainText(t('trial', 'state.closed'));
-          await expect(status.getByRole('button', { name: t('common', 'actions.claimTrial') })).toHaveCount(
-            0,
-          );
-          await status.getByRole('link', { name: t('common', 'actions.seePlans') }).click();
-          await expect(page).toHaveURL('/buy');
-        } finally {
-          await setSetting(request, 'open_trial');
-        }
+        await operatorSettings.set('open_trial', '0');
+        await signInAs(page, await freshAccount(request));
+        await page.goto('/order');
+        const status = await openStatus(page, language, width);
+        await expect(status).toContainText(t('trial', 'state.closed'));
+        await expect(status.getByRole('button', { name: t('common', 'actions.claimTrial') })).toHaveCount(0);
+        await status.getByRole('link', { name: t('common', 'actions.seePlans') }).click();
+        await expect(page).toHaveURL('/buy');
       });
 
       test('invitations: what each one earns, the link from the empty list, then a friend listed', async ({

@@ -8,7 +8,6 @@ import {
   expectNoAccessibilityViolations,
   type Json,
   locale,
-  setSetting,
   test,
   useLanguage,
 } from './support.ts';
@@ -85,19 +84,15 @@ for (const language of LANGUAGES) {
 
       test('/download leaves the trial out of the prices while the operator has closed it', async ({
         page,
-        request,
+        operatorSettings,
       }) => {
-        await setSetting(request, 'open_trial', '0');
-        try {
-          await page.goto('/download');
-          const section = page.getByRole('region', {
-            name: String(texts(language, 'download', 'pricing').title),
-          });
-          await expect(section.getByRole('listitem').first()).toBeVisible();
-          await expect(section.locator('.pricing__trial')).toHaveCount(0);
-        } finally {
-          await setSetting(request, 'open_trial');
-        }
+        await operatorSettings.set('open_trial', '0');
+        await page.goto('/download');
+        const section = page.getByRole('region', {
+          name: String(texts(language, 'download', 'pricing').title),
+        });
+        await expect(section.getByRole('listitem').first()).toBeVisible();
+        await expect(section.locator('.pricing__trial')).toHaveCount(0);
       });
 
       test('the headline keeps its words whole and no character alone on a line', async ({ page }) => {

@@ -7,7 +7,13 @@ import { signParams } from '@skyway/shared/signing';
 import type { SessionUser, User, UserInfo } from '@skyway/shared/user';
 import { STORAGE_KEYS } from '../src/lib/storage-keys.ts';
 import type { Language } from '@skyway/shared/languages';
+import type { SETTINGS } from '@skyway/shared/schemas/admin/settings';
 import { controlPort, E2E_PORT } from './fixtures.ts';
+
+type SettingKey = keyof typeof SETTINGS;
+
+/** A control of serve.ts's, next to the server it runs. */
+const control = (path: string) => `http://127.0.0.1:${controlPort(E2E_PORT)}${path}`;
 
 export { expect };
 
@@ -16,8 +22,23 @@ export interface ConsoleErrors {
   allow: (pattern: RegExp) => void;
 }
 
-/** Every journey fails on an error in the page's console (a CSP violation, a React warning, a crash). */
-export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
+/** The operator's settings, which a journey changes for itself alone. */
+export interface OperatorSettings {
+  /** Sets one as `npm run settings -- set` does; it is reset when the journey ends. */
+  set: (key: SettingKey, value: string) => Promise<void>;
+}
+
+/** The server's settings control (serve.ts): a value writes a setting, none resets it to its default. */
+async function postSetting(request: APIRequestContext, key: SettingKey, value?: string): Promise<void> {
+  const reply = await request.post(control('/setting'), { data: { key, value } });
+  expect(reply.ok(), await reply.text()).toBe(true);
+}
+
+/**
+ * Every journey fails on an error in the page's console (a CSP violation, a React warning, a crash).
+ * A journey changes the operator's settings through `operatorSettings` only.
+ */
+export const test = base.extend<{ consoleErrors: ConsoleErrors; operatorSettings: OperatorSettings }>({
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
@@ -31,6 +52,21 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors }>({
     },
     { auto: true },
   ],
+  // One server serves the whole run, so a setting a journey leaves changed changes every journey
+  // after it (a trial left closed fails the next journey that claims it). The reset is this
+  // fixture's teardown, not a `finally` in the journey: a journey that runs out of time stops at the
+  // await it was in, and its `finally` runs late, with its request context closed, or not at all;
+  // Playwright tears the fixtures down whatever way the journey ended.
+  operatorSettings: async ({ request }, use) => {
+    const changed = new Set<SettingKey>();
+    await use({
+      set: async (key, value) => {
+        changed.add(key);
+        await postSetting(request, key, value);
+      },
+    });
+    for (const key of changed) await postSetting(request, key);
+  },
 });
 
 /** An account a journey registered through the site's own calls, and its session. */
@@ -139,8 +175,6 @@ export async function useLanguage(page: Page, language: Language): Promise<void>
   });
 }
 
-const control = (path: string) => `http://127.0.0.1:${controlPort(E2E_PORT)}${path}`;
-
 /** The code in the next code mail to an address, as its owner reads it (serve.ts catches the mail). */
 export async function mailedCode(request: APIRequestContext, address: string): Promise<string> {
   const reply = await request.post(control('/code'), { data: { to: address } });
@@ -185,12 +219,6 @@ export async function subscribeInApp(request: APIRequestContext, account: Accoun
   const { signedPayload } = (await signed.json()) as { signedPayload: string };
   const delivered = await request.post('/web/pay/apple/notify', { data: { signedPayload } });
   expect(delivered.status(), await delivered.text()).toBe(200);
-}
-
-/** Sets an operator setting as `npm run settings -- set` does; without a value, resets it. */
-export async function setSetting(request: APIRequestContext, key: string, value?: string): Promise<void> {
-  const reply = await request.post(control('/setting'), { data: { key, value } });
-  expect(reply.ok()).toBe(true);
 }
 
 /** Registers a node serving VLESS and Trojan (serve.ts) and answers its name. */
