@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Database, type DatabaseHandle, openDatabase } from '../db/client.ts';
+import type { Database, DatabaseHandle } from '../db/client.ts';
 import { expiryReminders, mailOutbox, orders, users, type UserRow } from '../db/schema/index.ts';
 import { inAccountTransaction } from '../modules/access/access.ts';
 import { createMailer, type Mailer } from '../modules/mail/mailer.ts';
 import { resetSetting, writeSetting } from '../modules/settings/repository.ts';
 import { createUser } from '../modules/users/repository.ts';
-import { createServerDatabase, openTestDatabase, testDatabaseKind } from '../testing/test-database.ts';
+import { openTestDatabase, openTwoInstances, testDatabaseKind } from '../testing/test-database.ts';
 import { customerTime, runExpiryReminders } from './expiry-reminders.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -264,22 +264,15 @@ describe('expiry reminders', () => {
 });
 
 describe.runIf(testDatabaseKind === 'postgres')('expiry reminders on two instances', () => {
-  let drop: () => Promise<void>;
+  let instances: Awaited<ReturnType<typeof openTwoInstances>>;
   let first: DatabaseHandle;
   let second: DatabaseHandle;
 
   beforeAll(async () => {
-    let url: string;
-    ({ url, drop } = await createServerDatabase());
-    first = await openDatabase({ databaseUrl: url, dataDir: 'memory://' });
-    second = await openDatabase({ databaseUrl: url, dataDir: 'memory://' });
-    await first.migrate();
+    instances = await openTwoInstances();
+    ({ first, second } = instances);
   });
-  afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await drop?.();
-  });
+  afterAll(() => instances?.close());
 
   it('sends each reminder once when both run at the same moment, in batches', async () => {
     const accounts = await Promise.all(Array.from({ length: 60 }, () => buyer({}, first.db)));

@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Database, type DatabaseHandle, openDatabase } from '../db/client.ts';
+import type { Database, DatabaseHandle } from '../db/client.ts';
 import { jobRuns, mailOutbox, users, type UserRow } from '../db/schema/index.ts';
 import { createMailer, type Mailer } from '../modules/mail/mailer.ts';
 import { createUser } from '../modules/users/repository.ts';
 import { startSmtpCatcher } from '../testing/smtp-catcher.ts';
-import { createServerDatabase, openTestDatabase, testDatabaseKind } from '../testing/test-database.ts';
+import { openTestDatabase, openTwoInstances, testDatabaseKind } from '../testing/test-database.ts';
 import { INACTIVE_ACCOUNTS_LOCK_ID } from './inactive-accounts-repository.ts';
 import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from './inactive-accounts.ts';
 import { findJobRun } from './job-runs-repository.ts';
@@ -293,22 +293,15 @@ describe('the inactive-accounts job', () => {
 });
 
 describe.runIf(testDatabaseKind === 'postgres')('the inactive-accounts job on several instances', () => {
-  let url: string;
-  let drop: () => Promise<void>;
+  let instances: Awaited<ReturnType<typeof openTwoInstances>>;
   let first: DatabaseHandle;
   let second: DatabaseHandle;
 
   beforeAll(async () => {
-    ({ url, drop } = await createServerDatabase());
-    first = await openDatabase({ databaseUrl: url, dataDir: 'memory://' });
-    second = await openDatabase({ databaseUrl: url, dataDir: 'memory://' });
-    await first.migrate();
+    instances = await openTwoInstances();
+    ({ first, second } = instances);
   });
-  afterAll(async () => {
-    await first.close();
-    await second.close();
-    await drop();
-  });
+  afterAll(() => instances?.close());
 
   it('warns each account once when two instances run at the same moment', async () => {
     const inactive = await Promise.all(
@@ -344,7 +337,7 @@ describe.runIf(testDatabaseKind === 'postgres')('the inactive-accounts job on se
 
   it('does nothing, and says so, while another instance holds the lock', async () => {
     await account({ createdDaysAgo: 200 }, first.db);
-    const holder = new pg.Client({ connectionString: url });
+    const holder = new pg.Client({ connectionString: instances.url });
     await holder.connect();
     try {
       await holder.query('begin');

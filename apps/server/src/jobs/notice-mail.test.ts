@@ -2,13 +2,13 @@ import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NoticeAudience } from '@skyway/shared/notices';
-import { type Database, type DatabaseHandle, openDatabase } from '../db/client.ts';
+import type { Database, DatabaseHandle } from '../db/client.ts';
 import { mailOutbox, notices, users } from '../db/schema/index.ts';
 import { COMMAND_LINE } from '../modules/audit/repository.ts';
 import { createMailer } from '../modules/mail/mailer.ts';
 import { createNotice, takeDownNotice } from '../modules/notices/service.ts';
 import { createUser } from '../modules/users/repository.ts';
-import { createServerDatabase, openTestDatabase, testDatabaseKind } from '../testing/test-database.ts';
+import { openTestDatabase, openTwoInstances, testDatabaseKind } from '../testing/test-database.ts';
 import { runNoticeMail } from './notice-mail.ts';
 
 const HOUR = 3_600_000;
@@ -184,22 +184,15 @@ describe('notices by mail', () => {
 });
 
 describe.runIf(testDatabaseKind === 'postgres')('notices by mail on two instances', () => {
-  let drop: () => Promise<void>;
+  let instances: Awaited<ReturnType<typeof openTwoInstances>>;
   let first: DatabaseHandle;
   let second: DatabaseHandle;
 
   beforeAll(async () => {
-    let url: string;
-    ({ url, drop } = await createServerDatabase());
-    first = await openDatabase({ databaseUrl: url, dataDir: 'memory://' });
-    second = await openDatabase({ databaseUrl: url, dataDir: 'memory://' });
-    await first.migrate();
+    instances = await openTwoInstances();
+    ({ first, second } = instances);
   });
-  afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await drop?.();
-  });
+  afterAll(() => instances?.close());
 
   it('mails each account once when both run at the same moment, twice, in batches', async () => {
     await Promise.all(Array.from({ length: 60 }, () => account(first.db, HOUR)));

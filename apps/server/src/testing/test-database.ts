@@ -43,3 +43,30 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
     },
   };
 }
+
+/**
+ * Two instances of the app's database layer on one fresh, migrated PostgreSQL database, as two
+ * servers of one site would have: for jobs that must do their work once between them.
+ */
+export async function openTwoInstances(): Promise<{
+  /** The database's address, for a test's own connection. */
+  url: string;
+  first: DatabaseHandle;
+  second: DatabaseHandle;
+  close(): Promise<void>;
+}> {
+  const { url, drop } = await createServerDatabase();
+  const first = await openDatabase({ databaseUrl: url, dataDir: 'memory://' });
+  const second = await openDatabase({ databaseUrl: url, dataDir: 'memory://' });
+  await first.migrate();
+  return {
+    url,
+    first,
+    second,
+    close: async () => {
+      await first.close();
+      await second.close();
+      await drop();
+    },
+  };
+}
