@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
-import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { expiryReminders, mailOutbox, orders, users, type UserRow } from '../db/schema/index.ts';
 import { inAccountTransaction } from '../modules/access/access.ts';
-import { createMailer, type Mailer } from '../modules/mail/mailer.ts';
+import { testMailer } from '../testing/test-mailer.ts';
 import { resetSetting, writeSetting } from '../modules/settings/repository.ts';
 import { createUser } from '../modules/users/repository.ts';
 import { openTestDatabase, openTwoInstances, testDatabaseKind } from '../testing/test-database.ts';
@@ -20,23 +19,11 @@ const KEY = 'reminders-test-key-0123456789abcdef';
 let database: DatabaseHandle;
 let clock = T0;
 
-function newMailer(db: Database): Mailer {
-  return createMailer({
-    db,
-    smtpUrl: undefined,
-    from: 'a@b.test',
-    siteName: 'Skyway',
-    supportEmail: 's@b.test',
-    log: Fastify({ logger: false }).log,
-    now: () => clock,
-  });
-}
-
 const run = (now: Date, db: Database = database.db, batchSize?: number) => {
   clock = now;
   return runExpiryReminders({
     db,
-    mailer: newMailer(db),
+    mailer: testMailer(db, { now: () => clock }),
     now,
     origin: ORIGIN,
     subscriptionKey: KEY,
@@ -192,15 +179,7 @@ describe('expiry reminders', () => {
     const end = endOf(renewing);
     clock = at(end - 7 * DAY);
     // SMTP is away: both reminders wait in the outbox.
-    const away = createMailer({
-      db: database.db,
-      smtpUrl: 'smtp://127.0.0.1:9',
-      from: 'a@b.test',
-      siteName: 'Skyway',
-      supportEmail: 's@b.test',
-      log: Fastify({ logger: false }).log,
-      now: () => clock,
-    });
+    const away = testMailer(database.db, { smtpUrl: 'smtp://127.0.0.1:9', now: () => clock });
     await runExpiryReminders({
       db: database.db,
       mailer: away,
@@ -217,7 +196,7 @@ describe('expiry reminders', () => {
     );
     // SMTP is back an hour later.
     clock = at(end - 6 * DAY + HOUR);
-    expect(await newMailer(database.db).deliverDue()).toMatchObject({ outdated: 1 });
+    expect(await testMailer(database.db, { now: () => clock }).deliverDue()).toMatchObject({ outdated: 1 });
     expect((await mailsTo(renewing)).map((mail) => mail.status)).toEqual(['cancelled']);
     expect((await mailsTo(staying)).map((mail) => mail.status)).toEqual(['logged']);
   });

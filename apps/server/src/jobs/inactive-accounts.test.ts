@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
-import Fastify from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { jobRuns, mailOutbox, users, type UserRow } from '../db/schema/index.ts';
-import { createMailer, type Mailer } from '../modules/mail/mailer.ts';
+import type { Mailer } from '../modules/mail/mailer.ts';
+import { testMailer } from '../testing/test-mailer.ts';
 import { createUser } from '../modules/users/repository.ts';
 import { startSmtpCatcher } from '../testing/smtp-catcher.ts';
 import { openTestDatabase, openTwoInstances, testDatabaseKind } from '../testing/test-database.ts';
@@ -22,22 +22,9 @@ let mailer: Mailer;
 let clock = T0;
 
 /** Without SMTP, as here by default, writing a warning to the log is its delivery. */
-function newMailer(db: Database, smtpUrl?: string): Mailer {
-  const log = Fastify({ logger: false }).log;
-  return createMailer({
-    db,
-    smtpUrl,
-    from: 'a@b.test',
-    siteName: 'Skyway',
-    supportEmail: 's@b.test',
-    log,
-    now: () => clock,
-  });
-}
-
 beforeAll(async () => {
   database = await openTestDatabase();
-  mailer = newMailer(database.db);
+  mailer = testMailer(database.db, { now: () => clock });
 });
 afterAll(() => database.close());
 beforeEach(async () => {
@@ -153,7 +140,7 @@ describe('the inactive-accounts job', () => {
   it('revokes only 7 days after the warning was delivered, never while it waits in the queue', async () => {
     const down = await startSmtpCatcher();
     await down.close();
-    const smtp = newMailer(database.db, down.url);
+    const smtp = testMailer(database.db, { smtpUrl: down.url, now: () => clock });
     const idle = await account({ createdDaysAgo: 200 });
     expect(await run(T0, smtp)).toMatchObject({ warned: 1, unmailed: 0 });
     expect(await warningsTo(idle.email)).toMatchObject([{ status: 'pending', userId: idle.id }]);
@@ -178,7 +165,7 @@ describe('the inactive-accounts job', () => {
   it('never revokes on a warning that was given up', async () => {
     const refusing = await startSmtpCatcher(0, { refuse: () => true });
     try {
-      const smtp = newMailer(database.db, refusing.url);
+      const smtp = testMailer(database.db, { smtpUrl: refusing.url, now: () => clock });
       const unreachable = await account({ createdDaysAgo: 200 });
       await run(T0, smtp);
       clock = daysAfter(T0, 2);
@@ -309,7 +296,11 @@ describe.runIf(testDatabaseKind === 'postgres')('the inactive-accounts job on se
     );
     const results = await Promise.all(
       [first, second].map((instance) =>
-        runInactiveAccounts({ db: instance.db, mailer: newMailer(instance.db), now: T0 }),
+        runInactiveAccounts({
+          db: instance.db,
+          mailer: testMailer(instance.db, { now: () => clock }),
+          now: T0,
+        }),
       ),
     );
     expect(results.reduce((sum, result) => sum + result.warned, 0)).toBe(inactive.length);
@@ -326,7 +317,12 @@ describe.runIf(testDatabaseKind === 'postgres')('the inactive-accounts job on se
     );
     const results = await Promise.all(
       [first, second].map((instance) =>
-        runInactiveAccounts({ db: instance.db, mailer: newMailer(instance.db), now: T0, batchSize: 7 }),
+        runInactiveAccounts({
+          db: instance.db,
+          mailer: testMailer(instance.db, { now: () => clock }),
+          now: T0,
+          batchSize: 7,
+        }),
       ),
     );
     expect(results.reduce((sum, result) => sum + result.warned, 0)).toBe(inactive.length);
@@ -342,7 +338,13 @@ describe.runIf(testDatabaseKind === 'postgres')('the inactive-accounts job on se
     try {
       await holder.query('begin');
       await holder.query('select pg_advisory_xact_lock($1)', [INACTIVE_ACCOUNTS_LOCK_ID]);
-      expect(await runInactiveAccounts({ db: second.db, mailer: newMailer(second.db), now: T0 })).toEqual({
+      expect(
+        await runInactiveAccounts({
+          db: second.db,
+          mailer: testMailer(second.db, { now: () => clock }),
+          now: T0,
+        }),
+      ).toEqual({
         warned: 0,
         revoked: 0,
         cleared: 0,
@@ -353,11 +355,15 @@ describe.runIf(testDatabaseKind === 'postgres')('the inactive-accounts job on se
     } finally {
       await holder.end();
     }
-    expect(await runInactiveAccounts({ db: second.db, mailer: newMailer(second.db), now: T0 })).toMatchObject(
-      {
-        warned: 1,
-        skipped: false,
-      },
-    );
+    expect(
+      await runInactiveAccounts({
+        db: second.db,
+        mailer: testMailer(second.db, { now: () => clock }),
+        now: T0,
+      }),
+    ).toMatchObject({
+      warned: 1,
+      skipped: false,
+    });
   });
 });

@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
-import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NoticeAudience } from '@skyway/shared/notices';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { mailOutbox, notices, users } from '../db/schema/index.ts';
 import { COMMAND_LINE } from '../modules/audit/repository.ts';
-import { createMailer } from '../modules/mail/mailer.ts';
+import { testMailer } from '../testing/test-mailer.ts';
 import { createNotice, takeDownNotice } from '../modules/notices/service.ts';
 import { createUser } from '../modules/users/repository.ts';
 import { openTestDatabase, openTwoInstances, testDatabaseKind } from '../testing/test-database.ts';
@@ -15,21 +14,10 @@ const HOUR = 3_600_000;
 const ORIGIN = 'https://vpn.example.com';
 const KEY = 'notice-mail-test-key-0123456789abcdef';
 
-function newMailer(db: Database) {
-  return createMailer({
-    db,
-    smtpUrl: undefined,
-    from: 'a@b.test',
-    siteName: 'Skyway',
-    supportEmail: 's@b.test',
-    log: Fastify({ logger: false }).log,
-  });
-}
-
 const run = (db: Database, batchSize?: number, now = new Date()) =>
   runNoticeMail({
     db,
-    mailer: newMailer(db),
+    mailer: testMailer(db),
     now,
     origin: ORIGIN,
     subscriptionKey: KEY,
@@ -143,7 +131,7 @@ describe('notices by mail', () => {
 
   /** A mailer whose write fails at its `failAt`th batch, as a crash of the instance would leave it. */
   function failingMailer(db: Database, failAt: number) {
-    const mailer = newMailer(db);
+    const mailer = testMailer(db);
     let batches = 0;
     return {
       queueBatch: async (...args: Parameters<typeof mailer.queueBatch>) => {
