@@ -1,5 +1,3 @@
-import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SECTIONS } from '@skyway/shared/schemas/admin/users';
 import {
@@ -22,10 +20,10 @@ import {
   ownerOrderId,
   seedListData,
 } from '../testing/list-data.ts';
+import { describeNode, nodesOf, planRecordingDatabase } from '../testing/query-plans.ts';
 import { createServerDatabase, testDatabaseKind } from '../testing/test-database.ts';
 import type { Database } from './client.ts';
 import { migrateServer } from './migrate.ts';
-import * as schema from './schema/index.ts';
 
 const DATA = { accounts: 200_000, invitees: 10_000, orders: 5_000 };
 const SEEDED_TABLES = ['users', 'invite_rewards', 'orders'];
@@ -34,62 +32,29 @@ const DEEP_PAGE = 500;
 /** A time at which no seeded account is due a warning: the inactive-accounts job's usual run. */
 const NOBODY_INACTIVE = new Date('2024-02-01T00:00:00Z');
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-
-const describeNode = (node: PlanNode) =>
-  [node['Node Type'], node['Relation Name'], node['Index Name']].filter(Boolean).join(' ');
-
 /** Invitees are accounts 2 to invitees + 1, newest first: the one at position i (from 0) of the list. */
 const inviteeAt = (position: number) => DATA.invitees + 1 - position;
 const ownerOrderAt = (position: number) => DATA.orders - position;
 const offsets = (page: number) => Array.from({ length: SIZE }, (_, i) => (page - 1) * SIZE + i);
 
 describe.runIf(testDatabaseKind === 'postgres')('the lists at scale', () => {
-  const issued: { query: string; params: unknown[] }[] = [];
   let scratch: Awaited<ReturnType<typeof createServerDatabase>>;
-  let pool: pg.Pool;
+  let recording: ReturnType<typeof planRecordingDatabase>;
   let db: Database;
 
   beforeAll(async () => {
     scratch = await createServerDatabase();
     await migrateServer(scratch.url);
-    pool = new pg.Pool({ connectionString: scratch.url });
-    // The scratch database is dropped with its connections at the end: a client still closing then is
-    // told so, and the pool passes an idle client's error on to its own listeners.
-    pool.on('connect', (client) => client.on('error', () => undefined));
-    pool.on('error', () => undefined);
-    // The repositories' own statements, as Drizzle sends them, are what the plans are read for.
-    const logger = { logQuery: (query: string, params: unknown[]) => void issued.push({ query, params }) };
-    db = drizzle(pool, { schema, logger }) as unknown as Database;
+    recording = planRecordingDatabase(scratch.url);
+    db = recording.db;
     await seedListData(db, DATA);
   }, 120_000);
   afterAll(async () => {
-    await pool?.end();
+    await recording?.pool.end();
     await scratch?.drop();
   });
 
-  /** Runs the work, and returns the plan of every statement it sent. */
-  async function plansOf(work: (db: Database) => Promise<unknown>): Promise<PlanNode[]> {
-    issued.length = 0;
-    await work(db);
-    expect(issued.length).toBeGreaterThan(0);
-    const plans: PlanNode[] = [];
-    for (const { query, params } of issued) {
-      const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `explain (format json) ${query}`,
-        params,
-      );
-      plans.push(...rows.map((row) => row['QUERY PLAN'][0].Plan));
-    }
-    return plans;
-  }
+  const plansOf = (work: (db: Database) => Promise<unknown>) => recording.plansOf(work);
 
   const owner = accountId(LIST_OWNER);
   const pageAt = (number: number) => ({ limit: SIZE, offset: (number - 1) * SIZE });

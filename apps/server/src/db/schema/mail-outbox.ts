@@ -43,8 +43,10 @@ export const mailOutbox = pgTable(
     aboutEnd: timestamp('about_end', { withTimezone: true }),
   },
   (table) => [
-    // Claims (pending, by priority and due time) and the backlog and failure counts.
-    index('mail_outbox_queue_idx').on(table.status, table.priority, table.nextAttemptAt),
+    // Claims (pending, in the claim's whole order: a backlog due at one moment, as SMTP's return
+    // leaves it, is then read a few rows at a time, not sorted whole for each claim) and the
+    // backlog and failure counts.
+    index('mail_outbox_queue_idx').on(table.status, table.priority, table.nextAttemptAt, table.createdAt),
     // The back office's outbox, newest first, whole or for one address.
     index('mail_outbox_created_idx').on(table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
     index('mail_outbox_to_idx').on(sql`lower(${table.to})`, table.createdAt.desc().nullsFirst()),

@@ -261,7 +261,6 @@ export function createMailer(options: MailerOptions): Mailer {
     const result: MailRunResult = { sent: 0, retried: 0, failed: 0, expired: 0, outdated: 0 };
     const start = clock();
     result.expired = await expireCodeMails(db, start);
-    result.outdated = await cancelOutdatedReminders(db, start);
     if (serverUnreachable && !(await hasDueMail(db, start))) {
       // Every waiting message may be deep in its backoff: without this, a server that came back
       // would be noticed only when the next one is due.
@@ -275,8 +274,11 @@ export function createMailer(options: MailerOptions): Mailer {
       const limit = serverUnreachable ? 1 : RUN_CONCURRENCY;
       const claimed = await claimDueMail(db, now, after(now, LEASE_MS), limit);
       if (claimed.length === 0) break;
+      const outdated = await cancelOutdatedReminders(db, claimed);
+      result.outdated += outdated.size;
+      const deliverable = claimed.filter((row) => !outdated.has(row.id));
       // A priority at a time: no message of this instance overtakes a more urgent one.
-      for (const rows of byPriority(claimed)) {
+      for (const rows of byPriority(deliverable)) {
         for (const outcome of await Promise.all(rows.map(attempt))) {
           if (outcome === 'sent') result.sent += 1;
           else if (outcome === 'retry') result.retried += 1;

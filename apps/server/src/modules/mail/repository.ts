@@ -123,7 +123,7 @@ export async function claimDueMail(
   const next = db
     .select({ id: mailOutbox.id })
     .from(mailOutbox)
-    .where(and(due(now), or(isNull(mailOutbox.codeExpiresAt), gt(mailOutbox.codeExpiresAt, now)), stillTrue))
+    .where(and(due(now), or(isNull(mailOutbox.codeExpiresAt), gt(mailOutbox.codeExpiresAt, now))))
     .orderBy(...URGENCY)
     .limit(limit)
     .for('update', { skipLocked: true });
@@ -185,23 +185,20 @@ export async function expireCodeMails(db: Database, now: Date): Promise<number> 
 }
 
 /**
- * Expiry reminders whose account's end has moved since (a renewal, or staff changing its time, while
- * the reminder waited for SMTP) or which lost their account: cancelled, not delivered.
+ * The expiry reminders among rows this instance has just claimed whose account's end has moved since
+ * they were queued (a renewal, or staff changing its time, while the reminder waited for SMTP), or
+ * which lost their account: cancelled rather than delivered. Answers their ids. Only claimed rows are
+ * looked at, so a run never reads the whole queue, and account mail costs no statement at all.
  */
-export async function cancelOutdatedReminders(db: Database, now: Date): Promise<number> {
+export async function cancelOutdatedReminders(db: Database, claimed: MailOutboxRow[]): Promise<Set<string>> {
+  const reminders = claimed.filter((row) => row.aboutEnd !== null).map((row) => row.id);
+  if (reminders.length === 0) return new Set();
   const rows = await db
     .update(mailOutbox)
     .set({ status: 'cancelled', leaseUntil: null })
-    .where(
-      and(
-        eq(mailOutbox.status, 'pending'),
-        isNotNull(mailOutbox.aboutEnd),
-        unleased(now),
-        sql`not ${stillTrue}`,
-      ),
-    )
+    .where(and(inArray(mailOutbox.id, reminders), eq(mailOutbox.status, 'pending'), sql`not ${stillTrue}`))
     .returning({ id: mailOutbox.id });
-  return rows.length;
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Whether any message is due now; a run that finds none may check whether SMTP is back. */
