@@ -348,6 +348,8 @@ const SCREENS = [
 // A journey per language: every screen of the two takes longer than a journey may on a busy machine.
 for (const language of ['en', 'zh'] as const) {
   test(`every screen in ${language}, those before signing in too`, async ({ page, request }) => {
+    // Sixteen full-page screenshots and an owner set up: 45 s on a quiet machine, a minute in a full run.
+    test.setTimeout(120_000);
     // The screens before signing in: the set-up link's and the sign-in's.
     const email = address('owner');
     const link = await ownerLink(request, email);

@@ -3,7 +3,7 @@ import { type APIRequestContext, type Browser, expect, type Page } from '@playwr
 import { generateSync } from 'otplib';
 import type { Language } from '@skyway/shared/languages';
 import { controlPort, E2E_PORT } from '../../web/e2e/fixtures.ts';
-import { type Account, callBody, freshAccount } from '../../web/e2e/support.ts';
+import { type Account, animationsSettled, callBody, freshAccount } from '../../web/e2e/support.ts';
 
 const control = (path: string) => `http://127.0.0.1:${controlPort(E2E_PORT)}${path}`;
 
@@ -87,15 +87,7 @@ export async function staffBrowser(browser: Browser, email: string, link: string
  * every animation has ended (a table fading in from its loading state is half transparent).
  */
 export async function saveScreenshot(page: Page, name: string, language: Language): Promise<void> {
-  // Endless ones (a spinner, a blinking caret) never end.
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (animation) =>
-          animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity,
-      ),
-  );
+  await animationsSettled(page);
   await page.screenshot({
     path: nodePath.join(import.meta.dirname, 'screenshots', `${name}-${language}.png`),
     fullPage: true,

@@ -6,6 +6,7 @@ import { buyAndPay, choose, monthlyPrice } from './checkout.ts';
 import {
   type Account,
   addNode,
+  animationsSettled,
   expect,
   expectNoAccessibilityViolations,
   freshAccount,
@@ -89,6 +90,8 @@ test('two connections bought are two devices, each link serving this customer it
 
   // Reset: the old link stops at once; the new one serves a new credential.
   await first.getByRole('button', { name: 'Reset link' }).click();
+  // Clicked while the dialog still zooms in, its button can be a few pixels wide and miss.
+  await animationsSettled(page);
   await page.getByRole('dialog').getByRole('button', { name: 'Reset' }).click();
   await expect(first.getByLabel('Subscription link')).not.toHaveValue(link);
   const newLink = await first.getByLabel('Subscription link').inputValue();

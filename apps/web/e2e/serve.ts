@@ -65,6 +65,9 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
 
 // The journeys' controls, on a port of their own and never part of the app.
 const control = createServer((request, reply) => {
+  // A connection per call: a journey's next call on a kept connection could meet the server closing
+  // it after its 5 s of idleness, and fail with ECONNRESET.
+  reply.setHeader('connection', 'close');
   void (async () => {
     const body = await readJson(request);
     if (request.url === '/code' && typeof body.to === 'string') {

@@ -126,11 +126,11 @@ async function call<T>(
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 /**
- * Runs axe over the page, or only over the elements that match `include` (a dialog, say), once every
- * animation has ended: a dialog still fading in is half transparent, and its contrast with it.
+ * Waits until every animation on the page has ended (endless ones, a spinner or a blinking caret,
+ * never end, and change no contrast): a dialog still zooming in has its buttons where a click lands
+ * on nothing, and a table fading in from its loading state is half transparent in a screenshot.
  */
-export async function expectNoAccessibilityViolations(page: Page, include?: string): Promise<void> {
-  // Endless ones (a spinner, a blinking caret) never end, and change no contrast.
+export async function animationsSettled(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     document
       .getAnimations()
@@ -139,6 +139,14 @@ export async function expectNoAccessibilityViolations(page: Page, include?: stri
           animation.playState !== 'running' || animation.effect?.getComputedTiming().iterations === Infinity,
       ),
   );
+}
+
+/**
+ * Runs axe over the page, or only over the elements that match `include` (a dialog, say), once every
+ * animation has ended: a dialog still fading in is half transparent, and its contrast with it.
+ */
+export async function expectNoAccessibilityViolations(page: Page, include?: string): Promise<void> {
+  await animationsSettled(page);
   const builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
   if (include) builder.include(include);
   const { violations } = await builder.analyze();
