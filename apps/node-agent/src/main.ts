@@ -5,7 +5,11 @@ import { createLogger } from './log.ts';
 import { PanelClient } from './panel/panel-client.ts';
 import { AGENT_VERSION } from './version.ts';
 
-/** `skyway-node-agent [--config FILE]`: runs until SIGTERM or SIGINT, then stops the core and exits. */
+/**
+ * `skyway-node-agent [--config FILE]`: runs until SIGTERM, SIGINT or SIGHUP, then reads the last
+ * traffic into the outbox, stops the core and exits. The core is in a process group of its own, so
+ * the signal reaches the agent alone even when sent to the agent's group (see `CoreProcess`).
+ */
 async function main(): Promise<void> {
   let config;
   try {
@@ -49,8 +53,8 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  // SIGHUP (the terminal closed) too: by default it would end the agent without stopping the core.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
   process.on('unhandledRejection', (error) => log.error('unhandled rejection', { error }));
 
   log.info('starting', {

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -173,6 +174,12 @@ async function fetchWith(
   return result === `200 ${page.body}`;
 }
 
+/** The bytes the ledger holds as downloaded through the slot. */
+async function downloadedInLedger(slotId: string): Promise<number> {
+  const rows = await t.database.db.select().from(trafficHourly).where(eq(trafficHourly.slotId, slotId));
+  return rows.reduce((sum, row) => sum + row.download, 0);
+}
+
 async function within(check: () => Promise<boolean>, ms = WITHIN_MS): Promise<number> {
   const started = Date.now();
   while (!(await check())) {
@@ -230,13 +237,7 @@ describe('a node following the panel', () => {
     // Whatever the first fetches moved is reported and out of the way.
     await agent.report();
     expect(await agent.reportsSent()).toBe(true);
-    const ledger = async () => {
-      const rows = await t.database.db
-        .select()
-        .from(trafficHourly)
-        .where(eq(trafficHourly.slotId, customer.slotId));
-      return rows.reduce((sum, row) => sum + row.download, 0);
-    };
+    const ledger = () => downloadedInLedger(customer.slotId);
     const before = await ledger();
 
     // Two pages; their report reaches the panel, but its answer is lost: the agent keeps it.
@@ -312,4 +313,112 @@ describe('a node following the panel', () => {
     }[];
     expect(devices[0]?.in_use_elsewhere).toBeNull();
   }, 120_000);
+});
+
+/** The agent as shipped: the bundle `npm run build` makes, run by plain `node` as the unit does. */
+interface ShippedAgent {
+  pid: number;
+  exited: Promise<{ code: number | null; signal: string | null }>;
+  /** The `msg` of every log line so far. */
+  messages: () => string[];
+}
+
+describe('a node agent stopped as shipped', () => {
+  let bundle: string;
+  const agents: ShippedAgent[] = [];
+
+  beforeAll(() => {
+    bundle = newStateDir();
+    execFileSync(process.execPath, [path.join(import.meta.dirname, '../scripts/build.mjs'), bundle]);
+  }, 60_000);
+  afterAll(async () => {
+    for (const agent of agents) await stopForGood(agent);
+  });
+
+  function runShippedAgent(stateDir: string, apiPort: number): ShippedAgent {
+    const child = spawn(process.execPath, [path.join(bundle, 'node-agent.js')], {
+      // It leads its own process group, as under a shell or systemd.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: {
+        PATH: process.env.PATH,
+        PANEL_URL: panelUrl,
+        NODE_TOKEN: nodeToken,
+        CORE: 'v2ray',
+        CORE_BIN: V2RAY_BIN,
+        STATE_DIR: stateDir,
+        API_PORT: String(apiPort),
+        LISTEN: '127.0.0.1',
+        ALLOW_PRIVATE_DESTINATIONS: 'true',
+      },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const agent: ShippedAgent = {
+      pid: child.pid ?? 0,
+      exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal }))),
+      messages: () =>
+        output
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => (JSON.parse(line) as { msg: string }).msg),
+    };
+    agents.push(agent);
+    return agent;
+  }
+
+  /** After a failed test: the agent's group and the core it may have left. */
+  async function stopForGood(agent: ShippedAgent): Promise<void> {
+    try {
+      process.kill(-agent.pid, 'SIGKILL');
+    } catch {
+      // Exited already.
+    }
+    await agent.exited;
+  }
+
+  const corePid = (stateDir: string) => Number(readFileSync(path.join(stateDir, 'core.pid'), 'utf8'));
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const outboxEmpty = (stateDir: string) =>
+    readdirSync(path.join(stateDir, 'outbox')).every((name) => !name.endsWith('.json'));
+
+  it('loses no traffic when its whole process group gets SIGTERM or SIGINT (systemctl, Ctrl-C)', async () => {
+    const customer = await buyer();
+    const stateDir = newStateDir();
+    const apiPort = await freePort();
+    let pages = 0;
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const agent = runShippedAgent(stateDir, apiPort);
+      await within(() => fetchWith(customer.server), 45_000);
+      expect(await fetchWith(customer.server)).toBe(true);
+      pages += 2;
+      const core = corePid(stateDir);
+
+      // What `systemctl stop` did with KillMode=control-group, and what a shell's Ctrl-C does.
+      process.kill(-agent.pid, signal);
+      expect(await agent.exited).toEqual({ code: 0, signal: null });
+      expect(agent.messages()).not.toContain('cannot read the last traffic');
+      expect(agent.messages()).toContain('agent stopped');
+      // The agent stopped its core itself: none is left holding the ports.
+      expect(alive(core)).toBe(false);
+    }
+
+    // What did not reach the panel while stopping is sent after the next start.
+    const last = runShippedAgent(stateDir, apiPort);
+    await within(async () => last.messages().includes('core started') && outboxEmpty(stateDir), 30_000);
+    process.kill(-last.pid, 'SIGTERM');
+    expect(await last.exited).toEqual({ code: 0, signal: null });
+
+    // Every page in the ledger, once: the bytes and the core's framing, never counted twice.
+    const moved = await downloadedInLedger(customer.slotId);
+    expect(moved).toBeGreaterThanOrEqual(pages * PAGE_BYTES);
+    expect(moved).toBeLessThan(pages * PAGE_BYTES * 1.1);
+  }, 150_000);
 });

@@ -39,12 +39,19 @@ async function killLeftover(pidFile: string, bin: string, log: Logger): Promise<
 /**
  * The core as a child process: started with a config file, ready once the given ports accept
  * connections, stopped with SIGTERM (SIGKILL after 5 s). Its output goes to the log.
+ *
+ * It runs in a session and process group of its own, so a signal to the agent's group (a shell's
+ * Ctrl-C, `kill -TERM -PGID`) reaches the agent alone: the agent reads the core's counters before it
+ * stops the core itself. Whatever way the agent's process exits, a crash included, takes the core
+ * with it; only a SIGKILL of the agent leaves it running, until the next start (`core.pid`).
  */
 export class CoreProcess {
   private child: ChildProcess | undefined;
   private stopping = false;
   private exitListeners: ((detail: ExitDetail) => void)[] = [];
   private output: string[] = [];
+  /** Run as the agent's process exits: the core must not outlive it. */
+  private readonly killOnExit = () => this.child?.kill('SIGKILL');
 
   constructor(
     private readonly bin: string,
@@ -76,7 +83,7 @@ export class CoreProcess {
     }
     this.output = [];
     this.stopping = false;
-    const child = spawn(this.bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(this.bin, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     this.child = child;
     child.stdout?.on('data', (chunk: Buffer) => this.keep(chunk.toString(), 'debug'));
     child.stderr?.on('data', (chunk: Buffer) => this.keep(chunk.toString(), 'warn'));
@@ -88,13 +95,17 @@ export class CoreProcess {
     child.once('exit', (code, signal) => {
       state.exited = { code, signal };
       if (this.child === child) this.child = undefined;
+      process.off('exit', this.killOnExit);
       void rm(this.pidFile, { force: true });
       if (!this.stopping && state.ready) {
         this.log.error('the core exited', { code, signal, output: this.output.slice(-5) });
         for (const listener of this.exitListeners) listener(state.exited);
       }
     });
-    if (child.pid) await writeFileAtomic(this.pidFile, `${child.pid}\n`);
+    if (child.pid) {
+      process.on('exit', this.killOnExit);
+      await writeFileAtomic(this.pidFile, `${child.pid}\n`);
+    }
     const deadline = Date.now() + READY_TIMEOUT_MS;
     for (const port of readyPorts) {
       while (!(await portOpen(port))) {
