@@ -153,9 +153,12 @@ export async function expectNoAccessibilityViolations(page: Page, include?: stri
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
-/** Opens the account menu and clicks one of its items, once the menu has finished sliding in. */
-export async function chooseFromAccountMenu(page: Page, item: string): Promise<void> {
-  await page.getByRole('button', { name: 'Account menu' }).click();
+/**
+ * Opens the account menu (named `menu` in the page's language) and clicks one of its items, once the
+ * menu has finished sliding in.
+ */
+export async function chooseFromAccountMenu(page: Page, item: string, menu = 'Account menu'): Promise<void> {
+  await page.getByRole('button', { name: menu }).click();
   // A click while the menu slides in can miss: Playwright's retry scrolls the page under the menu.
   // The first opening animates as "appear", every later one as "enter".
   await expect(page.locator('.ant-dropdown:not(.ant-dropdown-hidden)')).not.toHaveClass(/ant-slide-up/);
@@ -163,8 +166,8 @@ export async function chooseFromAccountMenu(page: Page, item: string): Promise<v
 }
 
 /** An account dialog ("User info", "Change password", …), from the account menu; visible. */
-export async function openAccountDialog(page: Page, item: string): Promise<Locator> {
-  await chooseFromAccountMenu(page, item);
+export async function openAccountDialog(page: Page, item: string, menu?: string): Promise<Locator> {
+  await chooseFromAccountMenu(page, item, menu);
   const dialog = page.getByRole('dialog', { name: item });
   await expect(dialog).toBeVisible();
   return dialog;

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { useAfterPress } from './use-after-press.ts';
 
 /** A field's check: the message to show, or undefined when the value passes. */
 export type Check<V> = (value: string, values: V) => string | undefined;
@@ -30,7 +31,9 @@ interface Options<V> {
 
 /**
  * The sign-in page's form state, without a form library: a field is checked when it is left and
- * when the form is submitted (spec section 5), and its message stays until the next check.
+ * when the form is submitted (spec section 5), and its message stays until the next check. A field
+ * left by pressing a control is checked when the press ends, so that its message cannot move the
+ * control from under the pointer and lose the click (`useAfterPress`).
  */
 export function useFormFields<V extends { [K in keyof V]: string }>({
   name,
@@ -43,6 +46,7 @@ export function useFormFields<V extends { [K in keyof V]: string }>({
   // The latest values and the fields checked so far, read by handlers between renders.
   const latest = useRef(values);
   const checked = useRef(new Set<keyof V>());
+  const afterPress = useAfterPress();
 
   function run(fields: (keyof V)[]): boolean {
     const found: Partial<Record<keyof V, string>> = {};
@@ -70,7 +74,7 @@ export function useFormFields<V extends { [K in keyof V]: string }>({
       value: values[field],
       error: errors[field],
       onChange: (value) => change(field, value),
-      onBlur: () => run([field]),
+      onBlur: () => afterPress(() => run([field])),
     }),
     check: (fields = Object.keys(checks) as (keyof V & string)[]) => (run(fields) ? latest.current : null),
   };
