@@ -8,6 +8,7 @@ import {
   openAccountDialog,
   storedSession,
   test,
+  toast,
 } from './support.ts';
 
 /** Presses the get-code button next to the code field and returns the code mailed to `address`. */
@@ -18,10 +19,6 @@ async function requestCode(page: Page, request: APIRequestContext, address: stri
   await expect(page.getByRole('button', { name: /^\d+ s$/ })).toBeDisabled();
   return mailedCode(request, address);
 }
-
-/** A toast with this text; several may be on screen at once. */
-const toast = (page: Page, text: string) =>
-  page.locator('.ant-message-notice-title').filter({ hasText: text });
 
 test('register, change password, sign out and in, change e-mail, reset a forgotten password', async ({
   page,

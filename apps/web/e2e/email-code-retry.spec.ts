@@ -1,5 +1,14 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, freshAccount, mailedCode, openAccountDialog, signInAs, test, useLanguage } from './support.ts';
+import {
+  expect,
+  freshAccount,
+  mailedCode,
+  openAccountDialog,
+  signInAs,
+  test,
+  toast,
+  useLanguage,
+} from './support.ts';
 
 // Issue 30: after a mistyped address had shown its message, correcting the address and pressing the
 // get-code button again sent nothing. Leaving the field by that press removed the message, which
@@ -13,10 +22,6 @@ test.describe.configure({ timeout: 60_000 });
 test.beforeEach(async ({ page }) => {
   await useLanguage(page, 'zh');
 });
-
-/** A toast with this text; several may be on screen at once. */
-const toast = (page: Page, text: string) =>
-  page.locator('.ant-message-notice-title').filter({ hasText: text });
 
 /** The addresses of the code calls the page makes, from now on. */
 function codeCalls(page: Page): string[] {

@@ -173,6 +173,10 @@ export async function openAccountDialog(page: Page, item: string, menu?: string)
   return dialog;
 }
 
+/** A toast with this text; several may be on screen at once. */
+export const toast = (page: Page, text: string) =>
+  page.locator('.ant-message-notice-title').filter({ hasText: text });
+
 /** The user as `/web/user/info` reads it for a session token, straight from the server. */
 export async function userInfo(request: APIRequestContext, token: string): Promise<UserInfo> {
   return call<UserInfo>(request, '/web/user/info', {}, { authorization: token });
