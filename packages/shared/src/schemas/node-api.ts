@@ -8,7 +8,7 @@ import { PROTOCOLS, SECURITIES, SS_METHODS, TRANSPORTS, VLESS_FLOWS } from '../n
  * envelope. A minor version only adds optional fields, so an agent on an older minor keeps working;
  * another major is refused (400, reason `node_api_version`).
  */
-export const NODE_API_VERSION = '1.1';
+export const NODE_API_VERSION = '1.2';
 export const NODE_API_HEADER = 'x-node-api';
 
 /** One inbound as the node's core serves it; `tag` names it in the core's configuration and stats. */
@@ -108,10 +108,24 @@ export const nodeReportRequest = z.object({
  */
 export const nodeOnlineRequest = z.object({ addresses: nodeReportRequest.shape.addresses });
 
+/**
+ * Reply of a report. Whatever its contents, a report answered is done with (the agent never sends
+ * it again): bytes refused now would be refused again.
+ */
 export const nodeReportReply = z.object({
   /** False when this sequence had been applied before (nothing changed now). */
   applied: z.boolean(),
   sequence: z.number().int(),
+  /**
+   * 1.2: the credentials whose bytes were not taken because the node does not serve their slots
+   * (not on its credential list at the window's start or end); the rest were.
+   */
+  refused: z.number().int().min(0).optional(),
+  /**
+   * 1.2: true when the report claimed more bytes than the node's line (its ceiling in the back
+   * office) could carry in the report's window: none of its bytes were taken.
+   */
+  implausible: z.boolean().optional(),
 });
 
 /** `POST /node/v1/status`: what the node's machine and core are doing. */

@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { NODE_REFUSAL_KINDS } from '@skyway/shared/schemas/admin/nodes';
 import { deviceSlots } from './device-slots.ts';
 import { staff } from './staff.ts';
 
@@ -40,6 +41,11 @@ export const nodes = pgTable(
     minConnections: integer('min_connections').notNull().default(1),
     // The traffic a customer is charged per byte moved through it, in percent (a premium route: more).
     ratePercent: integer('rate_percent').notNull().default(100),
+    // What the node's line carries each way, in Mbit/s: a report of more bytes than it could carry in
+    // the report's window is refused (node-api/plausibility.ts).
+    lineMbps: integer('line_mbps').notNull().default(10_000),
+    // The end of the window of the node's latest report: where the next report's window starts.
+    reportedUntil: timestamp('reported_until', { withTimezone: true }),
     // SHA-256 of the node's API token (shown once in the back office); null: none issued, or revoked.
     tokenHash: text('token_hash'),
     // Who may use it changed (enabled, plans, connections, inbounds): its agent pulls the full list.
@@ -158,6 +164,32 @@ export const trafficHourly = pgTable(
 );
 
 export type NodeReportRow = typeof nodeReports.$inferSelect;
+
+/** What a node sent that was refused (node-api/refusals.ts). */
+export type NodeRefusalKind = (typeof NODE_REFUSAL_KINDS)[number];
+
+/**
+ * What the nodes sent that was refused, for staff (the back office's Nodes screen): one row per node
+ * and kind, counted, with the latest occurrence, so that a rogue node cannot flood the table.
+ */
+export const nodeRefusals = pgTable(
+  'node_refusals',
+  {
+    nodeId: uuid('node_id')
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<NodeRefusalKind>().notNull(),
+    // How many reports, pushes or sightings were refused, and when the first and the latest came.
+    times: bigint('times', { mode: 'number' }).notNull(),
+    firstAt: timestamp('first_at', { withTimezone: true }).notNull(),
+    lastAt: timestamp('last_at', { withTimezone: true }).notNull(),
+    // What the latest said: the slots refused in it, or the bytes it claimed and the line's allowance.
+    last: jsonb('last').$type<Record<string, number>>().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.nodeId, table.kind] })],
+);
+
+export type NodeRefusalRow = typeof nodeRefusals.$inferSelect;
 
 /**
  * The sequences of the traffic pushes of UniProxy node programs (V2bX, XrayR), which number none of

@@ -12,6 +12,7 @@ import { inAccountTransaction } from '../access/access.ts';
 import { holdRevisions, nextRevision } from '../access/revisions.ts';
 import { deactivateLapsedSlots, usableSlots } from '../access/slots.ts';
 import { mayUseNode } from '../nodes/eligibility.ts';
+import { writeSetting } from '../settings/repository.ts';
 
 const VLESS = {
   protocol: 'vless',
@@ -473,6 +474,180 @@ describe('node API', () => {
       const row = nodes.find((entry) => entry.id === id);
       expect(row?.status).toEqual(status);
       expect(row?.last_seen_at).not.toBeNull();
+    });
+  });
+
+  describe('a node writes only for the slots it serves', () => {
+    interface Refusal {
+      kind: string;
+      times: number;
+      last: Record<string, number>;
+    }
+    const refusalsOf = async (id: string) =>
+      ((await admin.call('GET', '/nodes')).json().data as { id: string; refusals: Refusal[] }[]).find(
+        (row) => row.id === id,
+      )?.refusals;
+    const ledgerOf = async (slot: string) =>
+      (await t.database.db.select().from(trafficHourly).where(eq(trafficHourly.slotId, slot))).map(
+        (row) => [row.upload, row.download],
+      );
+
+    it('drops the bytes of slots the node does not admit, takes the rest, and counts it for staff', async () => {
+      // A premium node: customers with two connections or more.
+      const premium = await node({ min_connections: 2 });
+      const outsider = (await customer(1)).slots[0]?.id as string;
+      const member = (await customer(2)).slots[0]?.id as string;
+      const now = Math.floor(Date.now() / 1000);
+      const report = {
+        sequence: 1,
+        from: now - 60,
+        to: now,
+        traffic: [
+          { id: member, upload: 10, download: 100 },
+          { id: outsider, upload: 5_000, download: 50_000 },
+          { id: crypto.randomUUID(), upload: 1, download: 1 },
+        ],
+      };
+      const reply = await call(premium.token, 'POST', '/node/v1/report', report);
+      expect(reply.json().data).toEqual({ applied: true, sequence: 1, refused: 2 });
+      expect(await ledgerOf(member)).toEqual([[10, 100]]);
+      expect(await ledgerOf(outsider)).toEqual([]);
+      // Sent again (a lost reply): nothing more, and answered, so that the agent moves on.
+      const again = await call(premium.token, 'POST', '/node/v1/report', report);
+      expect(again.json().data).toEqual({ applied: false, sequence: 1 });
+      expect(await refusalsOf(premium.id)).toMatchObject([
+        { kind: 'foreign_traffic', times: 1, last: { slots: 2 } },
+      ]);
+    });
+
+    it('ignores sightings of slots the node does not admit, so the customer’s device is not refused', async () => {
+      await writeSetting(t.database.db, 'device_grace_seconds', '0');
+      const honest = await node();
+      const rogue = await node({ min_connections: 2 });
+      const slot = (await customer(1)).slots[0]?.id as string;
+      const rogueOnline = await call(rogue.token, 'POST', '/node/v1/online', {
+        addresses: [{ id: slot, ips: ['203.0.113.66'] }],
+      });
+      expect(rogueOnline.statusCode).toBe(200);
+      // The same, as a 1.0 agent sends it, with a report.
+      const now = Math.floor(Date.now() / 1000);
+      await call(rogue.token, 'POST', '/node/v1/report', {
+        sequence: 1,
+        from: now - 60,
+        to: now,
+        traffic: [],
+        addresses: [{ id: slot, ips: ['203.0.113.67'] }],
+      });
+      // The customer's own device, afterwards, on a node that serves them.
+      await call(honest.token, 'POST', '/node/v1/online', { addresses: [{ id: slot, ips: ['198.51.100.7'] }] });
+      const served = (await credentials(honest.token)).upsert.find((entry) => entry.id === slot) as {
+        refused: string[];
+      };
+      expect(served.refused).toEqual([]);
+      const seen = await t.database.db.execute(sql`select address from slot_addresses where slot_id = ${slot}`);
+      expect(JSON.stringify(seen)).not.toContain('203.0.113.');
+      expect(await refusalsOf(rogue.id)).toMatchObject([{ kind: 'foreign_sightings', times: 2 }]);
+      expect(await refusalsOf(honest.id)).toEqual([]);
+    });
+
+    it('refuses a report of more bytes than the node’s line could carry, and the totals stay readable', async () => {
+      const { id, token } = await node();
+      const buyer = await customer(1);
+      const slot = buyer.slots[0]?.id as string;
+      const now = Math.floor(Date.now() / 1000);
+      const huge = (sequence: number, to: number) => ({
+        sequence,
+        from: to - 60,
+        to,
+        traffic: [{ id: slot, upload: Number.MAX_SAFE_INTEGER, download: Number.MAX_SAFE_INTEGER }],
+      });
+      const first = await call(token, 'POST', '/node/v1/report', huge(1, now - 120));
+      expect(first.json().data).toEqual({ applied: true, sequence: 1, implausible: true });
+      const second = await call(token, 'POST', '/node/v1/report', huge(2, now - 60));
+      expect(second.json().data.implausible).toBe(true);
+      expect(await ledgerOf(slot)).toEqual([]);
+      expect(await refusalsOf(id)).toMatchObject([
+        { kind: 'implausible_traffic', times: 2, last: { upload: Number.MAX_SAFE_INTEGER, window_seconds: 62 } },
+      ]);
+      // A minute of a full 10 Gbit/s line is believed.
+      const full = 10_000 * 125_000 * 60;
+      const fine = await call(token, 'POST', '/node/v1/report', {
+        sequence: 3,
+        from: now - 60,
+        to: now,
+        traffic: [{ id: slot, upload: full, download: full }],
+      });
+      expect(fine.json().data).toEqual({ applied: true, sequence: 3 });
+      expect(await ledgerOf(slot)).toEqual([[full, full]]);
+    });
+
+    it('judges a report by the node’s own line, set in the back office, audited and validated', async () => {
+      const { id, token } = await node();
+      const slot = (await customer(1)).slots[0]?.id as string;
+      for (const bad of [0, 1_000_001, 1.5, '100']) {
+        const reply = await admin.call('PATCH', `/nodes/${id}`, { line_mbps: bad });
+        expect(reply.statusCode, String(bad)).toBe(400);
+        expect(reply.json().data).toMatchObject({ reason: 'field_invalid', field: 'line_mbps' });
+      }
+      expect((await admin.call('PATCH', `/nodes/${id}`, { line_mbps: 8 })).json().data.line_mbps).toBe(8);
+      const audit = (await admin.call('GET', `/audit?target_id=${id}`)).json().data;
+      expect(JSON.stringify(audit)).toContain('"line_mbps":8');
+      // 8 Mbit/s is 1 MB a second: a minute's window (and 2 s of slack) carries 62 MB each way.
+      const now = Math.floor(Date.now() / 1000);
+      const report = (sequence: number, from: number, bytes: number) => ({
+        sequence,
+        from,
+        to: from + 60,
+        traffic: [{ id: slot, upload: 0, download: bytes }],
+      });
+      const over = await call(token, 'POST', '/node/v1/report', report(1, now - 180, 63_000_000));
+      expect(over.json().data.implausible).toBe(true);
+      const within = await call(token, 'POST', '/node/v1/report', report(2, now - 120, 61_000_000));
+      expect(within.json().data).toEqual({ applied: true, sequence: 2 });
+      // A window another report covered already is no time at all: only the slack is left.
+      const overlapping = await call(token, 'POST', '/node/v1/report', report(3, now - 120, 3_000_000));
+      expect(overlapping.json().data.implausible).toBe(true);
+      expect(await ledgerOf(slot)).toEqual([[0, 61_000_000]]);
+    });
+
+    it('answers every total, however large, where the customer and staff read it', async () => {
+      const { id } = await node();
+      const other = await node();
+      const buyer = await customer(1);
+      const slot = buyer.slots[0]?.id as string;
+      // What two reports of 2^53 − 1 bytes left in the ledger before they were refused.
+      const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+      for (const nodeId of [id, other.id]) {
+        await t.database.db.insert(trafficHourly).values({
+          slotId: slot,
+          nodeId,
+          hour,
+          upload: Number.MAX_SAFE_INTEGER,
+          download: Number.MAX_SAFE_INTEGER,
+        });
+      }
+      await t.database.db.insert(trafficHourly).values({
+        slotId: slot,
+        nodeId: id,
+        hour: new Date(hour.getTime() - 3_600_000),
+        upload: Number.MAX_SAFE_INTEGER,
+        download: 1,
+      });
+      const list = await web('/web/device/list', {}, buyer.token);
+      expect(list.statusCode, list.body).toBe(200);
+      const device = (list.json().data.devices as { url: string; upload: number; download: number }[])[0];
+      expect(device).toMatchObject({ upload: Number.MAX_SAFE_INTEGER, download: Number.MAX_SAFE_INTEGER });
+      const fetched = await t.app.inject({ method: 'GET', url: new URL(device?.url ?? '').pathname });
+      expect(fetched.headers['subscription-userinfo']).toMatch(
+        /^upload=9007199254740991; download=9007199254740991; total=0; expire=\d+$/,
+      );
+      const section = await admin.call('GET', `/users/${buyer.user.id}/devices`);
+      expect(section.statusCode, section.body).toBe(200);
+      const nodes = await admin.call('GET', '/nodes');
+      expect(nodes.statusCode, nodes.body).toBe(200);
+      expect(
+        (nodes.json().data as { id: string; traffic: object }[]).find((row) => row.id === id)?.traffic,
+      ).toEqual({ upload: Number.MAX_SAFE_INTEGER, download: Number.MAX_SAFE_INTEGER });
     });
   });
 

@@ -10,6 +10,8 @@ import {
   nodes,
   trafficHourly,
 } from '../../db/schema/index.ts';
+import { lineBytes, reportWindowSeconds } from './plausibility.ts';
+import { recordRefusal } from './refusals.ts';
 
 export const nodeByTokenHash = async (db: Database, tokenHash: string): Promise<NodeRow | undefined> =>
   (await db.select().from(nodes).where(eq(nodes.tokenHash, tokenHash)))[0];
@@ -93,11 +95,27 @@ export async function admittedCredentials(db: Database, node: NodeRow, now: Date
 }
 
 /**
+ * Each slot's account as the rule reads it (named `users`), looked up by its key: for a few slots
+ * among many, or a list of them (the `limit` keeps PostgreSQL from flattening the lateral subquery
+ * into a join, which it answers by reading every account), with its latest paid plan
+ * (`orders_user_idx`) when the node takes some plans only. Reads `s` (the slot).
+ */
+function accountOfSlot(node: NodeRow): SQL {
+  const plan =
+    node.periods === null
+      ? sql`null::text`
+      : sql`(select paid.period from orders paid where paid.user_id = account.id and paid.status = 'paid'
+          order by paid.created_at desc limit 1)`;
+  return sql`cross join lateral (
+      select account.revoked_at, account.expire_at, account.connections, account.pending_connections,
+        account.pending_from, ${plan} as plan
+      from users account where account.id = s.user_id limit 1
+    ) users`;
+}
+
+/**
  * The slots changed since a revision (`device_slots_revision_idx`), each with whether the node admits
- * it now. A change is a few slots among many: each account is looked up by its key (the `limit` keeps
- * PostgreSQL from flattening the lateral subquery into a join, which it answers by reading every
- * account), and so is its latest paid plan (`orders_user_idx`) when the node takes some plans only.
- * The subquery is named `users`, as the rule reads the account.
+ * it now.
  */
 export async function changedCredentials(
   db: Database,
@@ -105,22 +123,37 @@ export async function changedCredentials(
   since: number,
   now: Date,
 ): Promise<(SlotCredential & { admitted: boolean })[]> {
-  const plan =
-    node.periods === null
-      ? sql`null::text`
-      : sql`(select paid.period from orders paid where paid.user_id = account.id and paid.status = 'paid'
-          order by paid.created_at desc limit 1)`;
   const result = await db.execute(sql`
     select s.id, s.credential, s.secret, s.refused_addresses as refused, users.expire_at as expires_at,
       coalesce(${admitted(node, now, sql`users.plan`)}, false) as admitted
     from device_slots s
-    cross join lateral (
-      select account.revoked_at, account.expire_at, account.connections, account.pending_connections,
-        account.pending_from, ${plan} as plan
-      from users account where account.id = s.user_id limit 1
-    ) users
+    ${accountOfSlot(node)}
     where s.revision > ${since}`);
   return rowsOf<SlotCredential & { admitted: boolean }>(result);
+}
+
+/**
+ * Of these slots, those the node admits at one of these moments (a report's window: its start or its
+ * end): what a node may report traffic or sightings for. One statement however many slots (a list as
+ * one JSON parameter); ids of no slot are not admitted.
+ */
+export async function admittedAmong(
+  db: Database,
+  node: NodeRow,
+  ids: readonly string[],
+  moments: readonly Date[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const result = await db.execute(sql`
+    select s.id
+    from jsonb_array_elements_text(${JSON.stringify([...new Set(ids)])}::jsonb) listed
+    join device_slots s on s.id = listed.value::uuid
+    ${accountOfSlot(node)}
+    where ${sql.join(
+      moments.map((at) => admitted(node, at, sql`users.plan`)),
+      sql` or `,
+    )}`);
+  return new Set(rowsOf<{ id: string }>(result).map((row) => row.id));
 }
 
 /** One report's bytes per slot, already charged at the node's rate. */
@@ -130,44 +163,85 @@ export interface ChargedTraffic {
   download: number;
 }
 
+/** What became of a report. */
+export interface ReportOutcome {
+  /** False when its sequence had been applied before: nothing changed now. */
+  applied: boolean;
+  /** It claimed more bytes than the node's line could carry in its window: none were taken. */
+  implausible: boolean;
+}
+
 /**
  * Applies a report once: its row (unique on the node and its sequence) and its bytes in the ledger,
  * in one transaction; a sequence applied before (or being applied by a concurrent delivery, which
- * waits on the row) changes nothing. Bytes of a slot that no longer exists are dropped, and the
- * report's totals are what the ledger received, for the daily reconciliation. Answers whether it
- * applied now.
+ * waits on the row) changes nothing. The node's row is locked to read where its previous report's
+ * window ended and move it on: a report claiming more bytes (raw, each way, every slot of it) than
+ * the node's line could carry in its window is recorded with no bytes and counted for staff, and so
+ * is a report with bytes of slots the node does not admit (dropped before this). Bytes of a slot that
+ * no longer exists are dropped, and the report's totals are what the ledger received, for the daily
+ * reconciliation.
  */
 export async function applyReport(
   db: Database,
   report: {
-    nodeId: string;
+    node: NodeRow;
     sequence: number;
     from: Date;
     to: Date;
     hour: Date;
-    ratePercent: number;
+    /** The raw bytes the whole report claims, each way. */
+    claimed: { upload: number; download: number };
+    /** The slots whose bytes were dropped: the node does not admit them. */
+    foreignSlots: number;
     traffic: ChargedTraffic[];
   },
-): Promise<boolean> {
+  now: Date,
+): Promise<ReportOutcome> {
+  const { node } = report;
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(nodeReports)
       .values({
-        nodeId: report.nodeId,
+        nodeId: node.id,
         sequence: report.sequence,
         windowFrom: report.from,
         windowTo: report.to,
         hour: report.hour,
-        ratePercent: report.ratePercent,
+        ratePercent: node.ratePercent,
         credentials: 0,
         upload: 0,
         download: 0,
       })
       .onConflictDoNothing()
       .returning({ id: nodeReports.id });
-    if (!row) return false;
+    if (!row) return { applied: false, implausible: false };
+    const [locked] = await tx
+      .select({ reportedUntil: nodes.reportedUntil, lineMbps: nodes.lineMbps })
+      .from(nodes)
+      .where(eq(nodes.id, node.id))
+      .for('update');
+    if (!locked) throw new Error('reporting node not found');
+    await tx
+      .update(nodes)
+      .set({ reportedUntil: sql`greatest(${nodes.reportedUntil}, ${report.to})` })
+      .where(eq(nodes.id, node.id));
+    const seconds = reportWindowSeconds(report.from, report.to, locked.reportedUntil);
+    const allowed = lineBytes(locked.lineMbps, seconds);
+    if (report.claimed.upload > allowed || report.claimed.download > allowed) {
+      await recordRefusal(
+        tx,
+        node.id,
+        'implausible_traffic',
+        { ...report.claimed, allowed, window_seconds: Math.round(seconds) },
+        now,
+      );
+      return { applied: true, implausible: true };
+    }
+    if (report.foreignSlots > 0) {
+      await recordRefusal(tx, node.id, 'foreign_traffic', { slots: report.foreignSlots }, now);
+    }
     const moved = report.traffic.filter((slot) => slot.upload > 0 || slot.download > 0);
-    if (moved.length === 0) return true;
+    if (moved.length === 0) return { applied: true, implausible: false };
     // One statement for the whole report: 10,000 credentials are one round trip.
     await tx.execute(sql`
       with moved as (
@@ -176,7 +250,7 @@ export async function applyReport(
         join ${deviceSlots} on ${deviceSlots.id} = report.id
       ), ledger as (
         insert into ${trafficHourly} (slot_id, node_id, hour, upload, download)
-        select id, ${report.nodeId}, ${report.hour}, upload, download from moved
+        select id, ${node.id}, ${report.hour}, upload, download from moved
         on conflict (slot_id, node_id, hour) do update
           set upload = ${trafficHourly.upload} + excluded.upload,
               download = ${trafficHourly.download} + excluded.download
@@ -186,6 +260,6 @@ export async function applyReport(
           upload = (select coalesce(sum(upload), 0) from moved),
           download = (select coalesce(sum(download), 0) from moved)
       where ${nodeReports.id} = ${row.id}`);
-    return true;
+    return { applied: true, implausible: false };
   });
 }

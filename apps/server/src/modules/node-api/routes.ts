@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { noFields } from '@skyway/shared/schemas/envelope';
@@ -12,13 +12,28 @@ import {
   nodeStatusRequest,
 } from '@skyway/shared/schemas/node-api';
 import type { Database } from '../../db/client.ts';
+import type { NodeRow } from '../../db/schema/index.ts';
 import { ok, replies } from '../../plugins/envelope.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { callingNode } from './auth.ts';
 import type { NodeEvents } from './events.ts';
 import { markSeen } from './repository.ts';
-import { presencePolicy, receiveSightings } from '../presence/service.ts';
-import { nodeConfig, nodeCredentials, receiveReport } from './service.ts';
+import { presencePolicy } from '../presence/service.ts';
+import type { PresencePolicy } from '../presence/rules.ts';
+import { nodeConfig, nodeCredentials, receiveLiveAddresses, receiveReport } from './service.ts';
+
+/** A node's live addresses, those of slots it does not serve refused (logged without the slots). */
+async function acceptSightings(
+  db: Database,
+  node: NodeRow,
+  addresses: z.infer<typeof nodeOnlineRequest>['addresses'],
+  now: Date,
+  policy: PresencePolicy,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const refused = await receiveLiveAddresses(db, node, addresses, now, policy);
+  if (refused > 0) log.warn({ node: node.id, refused }, 'node sightings refused: slots it does not serve');
+}
 
 /** A report of 100,000 credentials with their addresses. */
 const REPORT_BODY_LIMIT = 32 * 1024 * 1024;
@@ -67,15 +82,23 @@ export async function nodeApiRoutes(
       const now = new Date();
       const node = await callingNode(db, request, now);
       if (request.body.from > request.body.to) throw new AppError(400, 'field_invalid', { field: 'from' });
-      const applied = await receiveReport(db, node, request.body, now);
+      const { applied, implausible, refused } = await receiveReport(db, node, request.body, now);
+      if (implausible || refused > 0) {
+        request.log.warn({ node: node.id, implausible, refused }, 'node report: traffic refused');
+      }
       // An agent on 1.0 sends its live addresses with its reports: they count while they are fresh.
       if (applied && request.body.addresses.length > 0) {
         const policy = await presencePolicy(db, onlineIntervalSeconds);
         if (now.getTime() - request.body.to * 1000 <= policy.liveMs) {
-          await receiveSightings(db, request.body.addresses, now, policy);
+          await acceptSightings(db, node, request.body.addresses, now, policy, request.log);
         }
       }
-      return ok(request, { applied, sequence: request.body.sequence });
+      return ok(request, {
+        applied,
+        sequence: request.body.sequence,
+        ...(refused > 0 ? { refused } : {}),
+        ...(implausible ? { implausible } : {}),
+      });
     },
   );
 
@@ -88,13 +111,9 @@ export async function nodeApiRoutes(
     },
     async (request) => {
       const now = new Date();
-      await callingNode(db, request, now);
-      await receiveSightings(
-        db,
-        request.body.addresses,
-        now,
-        await presencePolicy(db, onlineIntervalSeconds),
-      );
+      const node = await callingNode(db, request, now);
+      const policy = await presencePolicy(db, onlineIntervalSeconds);
+      await acceptSightings(db, node, request.body.addresses, now, policy, request.log);
       return ok(request, {});
     },
   );

@@ -4,17 +4,24 @@ import type {
   nodeConfigSchema,
   nodeCredentialSchema,
   nodeCredentialsSchema,
+  nodeOnlineRequest,
   nodeReportRequest,
 } from '@skyway/shared/schemas/node-api';
 import { toUnixSeconds } from '@skyway/shared/dates';
 import type { Database } from '../../db/client.ts';
 import type { NodeRow } from '../../db/schema/index.ts';
 import { settledRevision } from '../access/revisions.ts';
+import { receiveSightings } from '../presence/service.ts';
+import type { PresencePolicy } from '../presence/rules.ts';
+import { MAX_WINDOW_SECONDS } from './plausibility.ts';
+import { recordRefusal } from './refusals.ts';
 import {
+  admittedAmong,
   admittedCredentials,
   applyReport,
   changedCredentials,
   enabledInbounds,
+  type ReportOutcome,
   type SlotCredential,
 } from './repository.ts';
 
@@ -98,27 +105,79 @@ export const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / 3_600_000
 
 /**
  * Applies a node's report once, its bytes charged at the node's rate, in the hour its window ended
- * (by the node's clock, unless that is ahead of ours).
+ * (by the node's clock, unless that is ahead of ours). Bytes of slots the node does not admit at its
+ * window's start or end (the rule of the links: one query for the whole report) are dropped and
+ * counted for staff; a report claiming more than the node's line could carry takes no bytes at all
+ * (`applyReport`).
  */
 export async function receiveReport(
   db: Database,
   node: NodeRow,
   report: z.infer<typeof nodeReportRequest>,
   now: Date,
-): Promise<boolean> {
+): Promise<ReportOutcome & { refused: number }> {
   const charge = (bytes: number) => Math.round((bytes * node.ratePercent) / 100);
   const to = new Date(Math.min(report.to * 1000, now.getTime()));
-  return applyReport(db, {
-    nodeId: node.id,
-    sequence: report.sequence,
-    from: new Date(Math.min(report.from * 1000, to.getTime())),
-    to,
-    hour: hourOf(to),
-    ratePercent: node.ratePercent,
-    traffic: report.traffic.map((slot) => ({
-      id: slot.id,
-      upload: charge(slot.upload),
-      download: charge(slot.download),
-    })),
-  });
+  const from = new Date(Math.min(report.from * 1000, to.getTime()));
+  const moving = report.traffic.filter((slot) => slot.upload > 0 || slot.download > 0);
+  const windowStart = new Date(Math.max(from.getTime(), to.getTime() - MAX_WINDOW_SECONDS * 1_000));
+  const admitted = await admittedAmong(
+    db,
+    node,
+    moving.map((slot) => slot.id),
+    [windowStart, to],
+  );
+  const foreign = new Set(moving.filter((slot) => !admitted.has(slot.id)).map((slot) => slot.id));
+  const claimed = { upload: 0, download: 0 };
+  for (const slot of moving) {
+    claimed.upload += slot.upload;
+    claimed.download += slot.download;
+  }
+  const outcome = await applyReport(
+    db,
+    {
+      node,
+      sequence: report.sequence,
+      from,
+      to,
+      hour: hourOf(to),
+      claimed,
+      foreignSlots: foreign.size,
+      traffic: moving
+        .filter((slot) => admitted.has(slot.id))
+        .map((slot) => ({ id: slot.id, upload: charge(slot.upload), download: charge(slot.download) })),
+    },
+    now,
+  );
+  return { ...outcome, refused: outcome.applied && !outcome.implausible ? foreign.size : 0 };
+}
+
+/**
+ * A node's live source addresses per credential (`online`, or a 1.0 agent's report): those of slots
+ * the node admits now go to the one-device rule; the others change nothing and are counted for
+ * staff. Answers how many slots were refused.
+ */
+export async function receiveLiveAddresses(
+  db: Database,
+  node: NodeRow,
+  addresses: z.infer<typeof nodeOnlineRequest>['addresses'],
+  now: Date,
+  policy: PresencePolicy,
+): Promise<number> {
+  const seen = addresses.filter((entry) => entry.ips.length > 0);
+  const admitted = await admittedAmong(
+    db,
+    node,
+    seen.map((entry) => entry.id),
+    [now],
+  );
+  const foreign = new Set(seen.filter((entry) => !admitted.has(entry.id)).map((entry) => entry.id));
+  if (foreign.size > 0) await recordRefusal(db, node.id, 'foreign_sightings', { slots: foreign.size }, now);
+  await receiveSightings(
+    db,
+    seen.filter((entry) => admitted.has(entry.id)),
+    now,
+    policy,
+  );
+  return foreign.size;
 }

@@ -11,18 +11,20 @@ import {
   SS_KEY_BYTES,
   nodePatchRequest,
   nodeListItemSchema,
+  type nodeRefusalSchema,
   nodeSchema,
   nodeTokenSchema,
 } from '@skyway/shared/schemas/admin/nodes';
 import { noFields } from '@skyway/shared/schemas/envelope';
 import type { Database } from '../../db/client.ts';
-import { type InboundRow, inbounds, nodes } from '../../db/schema/index.ts';
+import { type InboundRow, inbounds, type NodeRefusalRow, nodes } from '../../db/schema/index.ts';
 import { ok, replies } from '../../plugins/envelope.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { signedInStaff } from '../../plugins/staff-auth.ts';
 import { holdRevisions, nextRevision } from '../access/revisions.ts';
 import { type AuditedChange, recordAudit } from '../audit/repository.ts';
 import { hashToken } from '../devices/tokens.ts';
+import { refusalsByNode } from '../node-api/refusals.ts';
 import { NO_USAGE, nodeUsageThisPeriod } from '../traffic/usage.ts';
 import { forgetEnabledEndpoints } from '../subscriptions/endpoints-cache.ts';
 import { findNode, listNodes, lockInbound, lockNode, type NodeWithInbounds } from './repository.ts';
@@ -57,6 +59,7 @@ function presentNode(row: NodeWithInbounds): z.infer<typeof nodeSchema> {
     periods: row.periods ?? null,
     min_connections: row.minConnections,
     rate_percent: row.ratePercent,
+    line_mbps: row.lineMbps,
     token_issued: row.tokenHash !== null,
     last_seen_at: row.lastSeenAt?.toISOString() ?? null,
     status: row.status ?? null,
@@ -75,6 +78,15 @@ const nodeColumns = (body: Partial<z.infer<typeof nodeCreateRequest>>) => ({
   ...(body.periods !== undefined ? { periods: body.periods } : {}),
   ...(body.min_connections !== undefined ? { minConnections: body.min_connections } : {}),
   ...(body.rate_percent !== undefined ? { ratePercent: body.rate_percent } : {}),
+  ...(body.line_mbps !== undefined ? { lineMbps: body.line_mbps } : {}),
+});
+
+const presentRefusal = (row: NodeRefusalRow): z.infer<typeof nodeRefusalSchema> => ({
+  kind: row.kind,
+  times: row.times,
+  first_at: row.firstAt.toISOString(),
+  last_at: row.lastAt.toISOString(),
+  last: row.last,
 });
 
 /** A Shadowsocks 2022 inbound's server key: kept while its method's key length stays, else a new one. */
@@ -138,10 +150,18 @@ export async function nodeRoutes(app: FastifyInstance, options: { db: Database }
     '/nodes',
     { config: { staff: 'nodes.view' }, schema: { tags, response: replies(z.array(nodeListItemSchema)) } },
     async (request) => {
-      const [list, usage] = await Promise.all([listNodes(db), nodeUsageThisPeriod(db, new Date())]);
+      const [list, usage, refusals] = await Promise.all([
+        listNodes(db),
+        nodeUsageThisPeriod(db, new Date()),
+        refusalsByNode(db),
+      ]);
       return ok(
         request,
-        list.map((node) => ({ ...presentNode(node), traffic: usage.get(node.id) ?? NO_USAGE })),
+        list.map((node) => ({
+          ...presentNode(node),
+          traffic: usage.get(node.id) ?? NO_USAGE,
+          refusals: (refusals.get(node.id) ?? []).map(presentRefusal),
+        })),
       );
     },
   );

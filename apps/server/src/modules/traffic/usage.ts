@@ -1,4 +1,4 @@
-import { and, gte, inArray, sql } from 'drizzle-orm';
+import { and, gte, inArray, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { trafficHourly } from '../../db/schema/index.ts';
 
@@ -7,6 +7,17 @@ export interface SlotUsage {
   upload: number;
   download: number;
 }
+
+/**
+ * The most any total of bytes is shown as: 2^53 − 1 (8 PiB), the largest integer every reply (JSON
+ * numbers read as doubles) carries exactly. Sums are capped at it by the database, so a total past
+ * it (no real volume: a month of a 10 Gbit/s line is 3.3 PB) reads as 8 PiB instead of breaking the
+ * replies that carry it.
+ */
+export const MAX_BYTES = Number.MAX_SAFE_INTEGER;
+
+/** A sum of bytes, capped (`MAX_BYTES`). */
+const cappedSum = (column: SQLWrapper) => sql<string>`least(sum(${column}), ${sql.raw(String(MAX_BYTES))})`;
 
 /** A slot with no traffic. */
 export const NO_USAGE: SlotUsage = Object.freeze({ upload: 0, download: 0 });
@@ -27,8 +38,8 @@ export async function usageThisPeriod(
   const rows = await db
     .select({
       slotId: trafficHourly.slotId,
-      upload: sql<string>`sum(${trafficHourly.upload})`,
-      download: sql<string>`sum(${trafficHourly.download})`,
+      upload: cappedSum(trafficHourly.upload),
+      download: cappedSum(trafficHourly.download),
     })
     .from(trafficHourly)
     .where(and(inArray(trafficHourly.slotId, [...slotIds]), gte(trafficHourly.hour, periodStart(now))))
@@ -43,8 +54,8 @@ export async function nodeUsageThisPeriod(db: Database, now: Date): Promise<Map<
   const rows = await db
     .select({
       nodeId: trafficHourly.nodeId,
-      upload: sql<string>`sum(${trafficHourly.upload})`,
-      download: sql<string>`sum(${trafficHourly.download})`,
+      upload: cappedSum(trafficHourly.upload),
+      download: cappedSum(trafficHourly.download),
     })
     .from(trafficHourly)
     .where(gte(trafficHourly.hour, periodStart(now)))

@@ -75,7 +75,10 @@ export async function uniproxyRoutes(app: FastifyInstance, options: { db: Databa
   app.post(`${PREFIX}/push`, { config, logSerializers, bodyLimit: BODY_LIMIT }, async (request) => {
     const now = new Date();
     const node = await uniproxyNode(db, request.query as UniProxyQuery, now);
-    await receivePush(db, node, pushedTraffic(request.body), now);
+    const { implausible, refused } = await receivePush(db, node, pushedTraffic(request.body), now);
+    if (implausible || refused > 0) {
+      request.log.warn({ node: node.id, implausible, refused }, 'uniproxy push: traffic refused');
+    }
     // Xboard's success reply (`ApiResponse::success(true)`); the programs read only the status.
     return { status: 'success', message: 'ok', data: true, error: null };
   });

@@ -148,25 +148,26 @@ export function pushedTraffic(body: unknown): Map<number, { upload: number; down
 
 /**
  * A push into the ledger, through `receiveReport` like our own agent's reports: one report per push,
- * its window the push interval up to now, charged at the node's rate. These programs number nothing,
- * so the sequence is the server's (`nextPushSequence`): a push the program sends again (a lost reply)
- * counts again, as it does in Xboard. Bytes of ids that name no slot are dropped. Answers how many
- * slots' bytes went in.
+ * its window the push interval up to now, charged at the node's rate, bytes of slots the node does
+ * not admit refused and counted for staff, and a push of more than the node's line could carry taken
+ * not at all. These programs number nothing, so the sequence is the server's (`nextPushSequence`): a
+ * push the program sends again (a lost reply) counts again, as it does in Xboard. Bytes of ids that
+ * name no slot are dropped. Answers what became of it (nothing when no id named a slot).
  */
 export async function receivePush(
   db: Database,
   node: NodeRow,
   traffic: Map<number, { upload: number; download: number }>,
   now: Date,
-): Promise<number> {
+): Promise<{ implausible: boolean; refused: number }> {
   const slots = await slotsByNumber(db, [...traffic.keys()]);
   const moved = [...traffic].flatMap(([number, bytes]) => {
     const id = slots.get(number);
     return id ? [{ id, ...bytes }] : [];
   });
-  if (moved.length === 0) return 0;
+  if (moved.length === 0) return { implausible: false, refused: 0 };
   const to = Math.floor(now.getTime() / 1000);
-  await receiveReport(
+  return receiveReport(
     db,
     node,
     {
@@ -178,5 +179,4 @@ export async function receivePush(
     },
     now,
   );
-  return moved.length;
 }

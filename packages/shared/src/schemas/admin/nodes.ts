@@ -25,6 +25,11 @@ const nodeFields = z.object({
   min_connections: z.number().int().min(1).max(1000).default(1),
   /** What a customer is charged per byte moved through it, in percent (a premium route: more). */
   rate_percent: z.number().int().min(0).max(10_000).default(100),
+  /**
+   * What the node's line carries each way, in Mbit/s (1 Mbit/s … 1 Tbit/s): a report of more bytes
+   * than it could carry in the report's window is refused.
+   */
+  line_mbps: z.number().int().min(1).max(1_000_000).default(10_000),
 });
 export const nodeCreateRequest = nodeFields;
 export const nodePatchRequest = nodeFields
@@ -115,6 +120,7 @@ export const nodeSchema = z.object({
   periods: z.array(z.string()).nullable(),
   min_connections: z.number().int(),
   rate_percent: z.number().int(),
+  line_mbps: z.number().int(),
   /** Whether the node has an API token (its agent can connect); the token is shown only once. */
   token_issued: z.boolean(),
   /** The agent's last call, and what its last status said. */
@@ -133,9 +139,30 @@ export const nodeSchema = z.object({
   inbounds: z.array(inboundSchema),
 });
 
-/** A node in the back office's list: with what moved through it this period (charged bytes). */
+/** What a node sent that was refused, by kind. */
+export const NODE_REFUSAL_KINDS = ['foreign_traffic', 'foreign_sightings', 'implausible_traffic'] as const;
+
+/**
+ * What a node sent that was refused, one entry per kind: traffic or sightings of slots it does not
+ * serve, or traffic its line could not have carried. How many times, the first and the latest, and
+ * what the latest said (`slots` refused; or the bytes `upload` / `download` claimed, the `allowed`
+ * bytes each way and the `window_seconds` they were judged on).
+ */
+export const nodeRefusalSchema = z.object({
+  kind: z.enum(NODE_REFUSAL_KINDS),
+  times: z.number().int(),
+  first_at: isoTime,
+  last_at: isoTime,
+  last: z.record(z.string(), z.number()),
+});
+
+/**
+ * A node in the back office's list: with what moved through it this period (charged bytes, each
+ * total capped at 2^53 − 1) and what it sent that was refused.
+ */
 export const nodeListItemSchema = nodeSchema.extend({
   traffic: z.object({ upload: z.number().int(), download: z.number().int() }),
+  refusals: z.array(nodeRefusalSchema),
 });
 
 /** Reply of issuing a node's API token: the token, this once (the server keeps only its hash). */
