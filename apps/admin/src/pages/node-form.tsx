@@ -25,6 +25,7 @@ const valuesOf = (node: Node | null): NodeValues =>
         periods: (node.periods ?? []) as Period[],
         min_connections: node.min_connections,
         rate_percent: node.rate_percent,
+        line_mbps: node.line_mbps,
       }
     : {
         name: '',
@@ -35,6 +36,7 @@ const valuesOf = (node: Node | null): NodeValues =>
         periods: [],
         min_connections: 1,
         rate_percent: 100,
+        line_mbps: 10_000,
       };
 
 /** Registers a node, or changes one: its name, region, the host clients dial, and who may use it. */
@@ -90,6 +92,14 @@ export function NodeModal(props: { open: boolean; node: Node | null; onClose: ()
         rules={[{ required: true, message: t('required') }]}
       >
         <InputNumber min={0} max={10_000} precision={0} suffix="%" style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item
+        name="line_mbps"
+        label={t('lineMbps')}
+        extra={t('lineMbpsHint')}
+        rules={[{ required: true, message: t('required') }]}
+      >
+        <InputNumber min={1} max={1_000_000} precision={0} style={{ width: '100%' }} />
       </Form.Item>
       <Form.Item
         name="sort_order"

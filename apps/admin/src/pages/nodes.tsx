@@ -22,6 +22,20 @@ type ListedNode = z.infer<typeof nodeListItemSchema>;
 type Dialog =
   { kind: 'node'; node: Node | null } | { kind: 'inbound'; node: Node; inbound: Inbound | null } | null;
 
+/** What the node sent that was refused, one tag per kind, with when it last happened. */
+function RefusalsCell(props: { node: ListedNode }) {
+  const { t } = useTranslation();
+  return (
+    <Space size="small" wrap>
+      {props.node.refusals.map((refusal) => (
+        <Tooltip key={refusal.kind} title={t('nodeRefusalLast', { at: when(refusal.last_at) })}>
+          <Tag color="red">{t(`nodeRefusal_${refusal.kind}`, { times: refusal.times })}</Tag>
+        </Tooltip>
+      ))}
+    </Space>
+  );
+}
+
 /** Enabled or not: a switch for those who may change it, a tag for the others. */
 function EnabledCell(props: { on: boolean; label: string; onChange?: (on: boolean) => void }) {
   const { t } = useTranslation();
@@ -282,6 +296,8 @@ export function NodesPage() {
       key: 'traffic',
       render: (_, node) => `↑ ${formatBytes(node.traffic.upload)} · ↓ ${formatBytes(node.traffic.download)}`,
     },
+    { title: t('lineMbps'), dataIndex: 'line_mbps' },
+    { title: t('nodeRefusals'), key: 'refusals', render: (_, node) => <RefusalsCell node={node} /> },
     { title: t('agent'), key: 'agent', render: (_, node) => <AgentCell node={node} editable={editable} /> },
   ];
   if (editable) {

@@ -109,6 +109,35 @@ describe('the report sender', () => {
     ]);
   });
 
+  it('is done with a report the panel took only in part, or took none of, and says so', async () => {
+    const dir = newDir();
+    const outbox = await Outbox.open(dir, 1);
+    for (const bytes of [10, 20, 30]) await outbox.add(report(bytes));
+    const log = memoryLogger();
+    const calls: number[] = [];
+    const sender = new ReportSender(
+      outbox,
+      async (entry) => {
+        calls.push(entry.sequence);
+        if (entry.sequence === 1) return { applied: true, sequence: 1, refused: 1 };
+        if (entry.sequence === 2) return { applied: true, sequence: 2, implausible: true };
+        return { applied: true, sequence: entry.sequence };
+      },
+      log,
+      { baseMs: 10, maxMs: 20 },
+    );
+    sender.start();
+    expect(await sender.drained(5_000)).toBe(true);
+    await sender.stop();
+    expect(calls).toEqual([1, 2, 3]);
+    expect(await outbox.pending()).toEqual([]);
+    expect(log.lines().map((line) => [line.level, line.msg])).toEqual([
+      ['warn', 'report taken without the bytes of some credentials'],
+      ['error', 'report refused: more than the line could carry'],
+      ['info', 'report sent'],
+    ]);
+  });
+
   it('keeps trying while the panel is away, and sends what was added meanwhile', async () => {
     const dir = newDir();
     const outbox = await Outbox.open(dir, 1);

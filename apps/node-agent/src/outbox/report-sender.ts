@@ -8,7 +8,8 @@ import type { Outbox, OutboxEntry } from './outbox.ts';
  * Sends the outbox to the panel in sequence order, one report at a time, each until the panel
  * answers for it: a timeout or a lost reply sends the same sequence again (the panel applies a
  * sequence once). A report the panel can never take (400, 413, …) is set aside, not retried forever,
- * so it does not hold back every later one.
+ * so it does not hold back every later one; one the panel answered is done with, even when it took
+ * none or only some of its bytes (1.2: `implausible`, `refused`), which it would refuse again.
  */
 export class ReportSender {
   private readonly stopped = new AbortController();
@@ -87,11 +88,15 @@ export class ReportSender {
       }
       await this.outbox.acknowledge(entry.sequence);
       this.backoff.reset();
-      this.log.info('report sent', {
-        sequence: entry.sequence,
-        applied: reply.applied,
-        credentials: entry.traffic.length,
-      });
+      const sent = { sequence: entry.sequence, applied: reply.applied, credentials: entry.traffic.length };
+      // Taken, but not all of it: sending it again would change nothing, so it is done with too.
+      if (reply.implausible) this.log.error('report refused: more than the line could carry', sent);
+      else if (reply.refused)
+        this.log.warn('report taken without the bytes of some credentials', {
+          ...sent,
+          refused: reply.refused,
+        });
+      else this.log.info('report sent', sent);
       return true;
     } catch (error) {
       if (error instanceof PanelError && error.permanent) {
