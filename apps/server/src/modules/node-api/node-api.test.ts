@@ -525,10 +525,9 @@ describe('node API', () => {
       const honest = await node();
       const rogue = await node({ min_connections: 2 });
       const slot = (await customer(1)).slots[0]?.id as string;
-      const rogueOnline = await call(rogue.token, 'POST', '/node/v1/online', {
-        addresses: [{ id: slot, ips: ['203.0.113.66'] }],
-      });
-      expect(rogueOnline.statusCode).toBe(200);
+      const rogueOnline = () =>
+        call(rogue.token, 'POST', '/node/v1/online', { addresses: [{ id: slot, ips: ['203.0.113.66'] }] });
+      expect((await rogueOnline()).statusCode).toBe(200);
       // The same, as a 1.0 agent sends it, with a report.
       const now = Math.floor(Date.now() / 1000);
       await call(rogue.token, 'POST', '/node/v1/report', {
@@ -540,13 +539,15 @@ describe('node API', () => {
       });
       // The customer's own device, afterwards, on a node that serves them.
       await call(honest.token, 'POST', '/node/v1/online', { addresses: [{ id: slot, ips: ['198.51.100.7'] }] });
+      // The rogue node goes on claiming the slot live elsewhere.
+      expect((await rogueOnline()).statusCode).toBe(200);
       const served = (await credentials(honest.token)).upsert.find((entry) => entry.id === slot) as {
         refused: string[];
       };
       expect(served.refused).toEqual([]);
       const seen = await t.database.db.execute(sql`select address from slot_addresses where slot_id = ${slot}`);
       expect(JSON.stringify(seen)).not.toContain('203.0.113.');
-      expect(await refusalsOf(rogue.id)).toMatchObject([{ kind: 'foreign_sightings', times: 2 }]);
+      expect(await refusalsOf(rogue.id)).toMatchObject([{ kind: 'foreign_sightings', times: 3 }]);
       expect(await refusalsOf(honest.id)).toEqual([]);
     });
 

@@ -450,6 +450,38 @@ describe('UniProxy compatibility', () => {
       expect(reports.map((report) => report.credentials)).toEqual([1, 1]);
     });
 
+    it('charges no one the node does not serve, nor more than its line could carry', async () => {
+      // A premium node: customers with two connections or more.
+      const target = await node([VLESS], { min_connections: 2 });
+      const outsider = (await customer(1)).slots[0];
+      const member = (await customer(2)).slots[0];
+      const ledger = (slotId: string) =>
+        t.database.db
+          .select()
+          .from(trafficHourly)
+          .where(and(eq(trafficHourly.slotId, slotId), eq(trafficHourly.nodeId, target.id)));
+      // Slot numbers are sequential: a rogue program pushes for its neighbours' too.
+      const pushed = await call(target, 'POST', 'push', {
+        payload: { [String(member?.number)]: [10, 100], [String(outsider?.number)]: [7_000, 70_000] },
+      });
+      expect(pushed.statusCode, pushed.body).toBe(200);
+      expect((await ledger(member?.id ?? '')).map((row) => [row.upload, row.download])).toEqual([[10, 100]]);
+      expect(await ledger(outsider?.id ?? '')).toEqual([]);
+      const huge = await call(target, 'POST', 'push', {
+        payload: { [String(member?.number)]: [Number.MAX_SAFE_INTEGER, 1] },
+      });
+      expect(huge.statusCode, huge.body).toBe(200);
+      expect((await ledger(member?.id ?? '')).map((row) => [row.upload, row.download])).toEqual([[10, 100]]);
+      const listed = (await admin.call('GET', '/nodes')).json().data as {
+        id: string;
+        refusals: { kind: string; times: number }[];
+      }[];
+      expect(listed.find((row) => row.id === target.id)?.refusals).toMatchObject([
+        { kind: 'foreign_traffic', times: 1 },
+        { kind: 'implausible_traffic', times: 1 },
+      ]);
+    });
+
     it('refuses a body that is not an object, and records nothing for an empty one', async () => {
       const target = await node();
       for (const payload of [[1, 2], 'text']) {
