@@ -219,7 +219,9 @@ export async function applyReport(
       .select({ reportedUntil: nodes.reportedUntil, lineMbps: nodes.lineMbps })
       .from(nodes)
       .where(eq(nodes.id, node.id))
-      .for('update');
+      // Not `for update`: the report's row holds a key-share lock on the node (its foreign key), and
+      // two reports would each wait for the other's.
+      .for('no key update');
     if (!locked) throw new Error('reporting node not found');
     await tx
       .update(nodes)
