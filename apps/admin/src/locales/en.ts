@@ -260,7 +260,8 @@ export const en = {
   nodeTokenUniProxy: 'For V2bX or XrayR: ApiKey is this token, NodeID is {{number}}.',
   ratePercentHint: 'What customers are charged per byte moved through this node (100% = as moved)',
   lineMbps: 'Line capacity (Mbit/s)',
-  lineMbpsHint: 'What the node’s line carries each way: a traffic report of more than it could carry is refused',
+  lineMbpsHint:
+    'What the node’s line carries each way: a traffic report of more than it could carry is refused',
   nodeRefusals: 'Refused',
   nodeRefusal_foreign_traffic: 'Traffic for customers it does not serve ×{{times}}',
   nodeRefusal_foreign_sightings: 'Online reports for customers it does not serve ×{{times}}',

@@ -117,7 +117,9 @@ describe('a rogue node', () => {
         // Every slot number up to the highest, as a program enumerating them would.
         push(
           target,
-          Object.fromEntries(Array.from({ length: highestNumber }, (_, index) => [String(index + 1), [5_000, 50_000]])),
+          Object.fromEntries(
+            Array.from({ length: highestNumber }, (_, index) => [String(index + 1), [5_000, 50_000]]),
+          ),
         ),
         nodeCall(target, rogueToken, 'online', {
           addresses: victims.map((id) => ({ id, ips: ['203.0.113.99'] })),
@@ -159,7 +161,9 @@ describe('a rogue node', () => {
       ['foreign_traffic', ROUNDS * 2],
       ['implausible_traffic', ROUNDS],
     ]);
-    const others = await stack.database.query('select 1 from node_refusals where node_id <> $1', [rogueNode.id]);
+    const others = await stack.database.query('select 1 from node_refusals where node_id <> $1', [
+      rogueNode.id,
+    ]);
     expect(others).toHaveLength(0);
   }, 300_000);
 });

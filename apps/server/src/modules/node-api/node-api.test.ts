@@ -26,7 +26,7 @@ const TROJAN = { protocol: 'trojan', port: 8443, transport: 'tcp', security: 'tl
 interface Credentials {
   revision: number;
   full: boolean;
-  upsert: { id: string; email: string; uuid: string; password: string }[];
+  upsert: { id: string; email: string; uuid: string; password: string; refused: string[] }[];
   remove: string[];
 }
 
@@ -488,9 +488,10 @@ describe('node API', () => {
         (row) => row.id === id,
       )?.refusals;
     const ledgerOf = async (slot: string) =>
-      (await t.database.db.select().from(trafficHourly).where(eq(trafficHourly.slotId, slot))).map(
-        (row) => [row.upload, row.download],
-      );
+      (await t.database.db.select().from(trafficHourly).where(eq(trafficHourly.slotId, slot))).map((row) => [
+        row.upload,
+        row.download,
+      ]);
 
     it('drops the bytes of slots the node does not admit, takes the rest, and counts it for staff', async () => {
       // A premium node: customers with two connections or more.
@@ -538,14 +539,16 @@ describe('node API', () => {
         addresses: [{ id: slot, ips: ['203.0.113.67'] }],
       });
       // The customer's own device, afterwards, on a node that serves them.
-      await call(honest.token, 'POST', '/node/v1/online', { addresses: [{ id: slot, ips: ['198.51.100.7'] }] });
+      await call(honest.token, 'POST', '/node/v1/online', {
+        addresses: [{ id: slot, ips: ['198.51.100.7'] }],
+      });
       // The rogue node goes on claiming the slot live elsewhere.
       expect((await rogueOnline()).statusCode).toBe(200);
-      const served = (await credentials(honest.token)).upsert.find((entry) => entry.id === slot) as {
-        refused: string[];
-      };
-      expect(served.refused).toEqual([]);
-      const seen = await t.database.db.execute(sql`select address from slot_addresses where slot_id = ${slot}`);
+      const served = (await credentials(honest.token)).upsert.find((entry) => entry.id === slot);
+      expect(served?.refused).toEqual([]);
+      const seen = await t.database.db.execute(
+        sql`select address from slot_addresses where slot_id = ${slot}`,
+      );
       expect(JSON.stringify(seen)).not.toContain('203.0.113.');
       expect(await refusalsOf(rogue.id)).toMatchObject([{ kind: 'foreign_sightings', times: 3 }]);
       expect(await refusalsOf(honest.id)).toEqual([]);
@@ -568,7 +571,11 @@ describe('node API', () => {
       expect(second.json().data.implausible).toBe(true);
       expect(await ledgerOf(slot)).toEqual([]);
       expect(await refusalsOf(id)).toMatchObject([
-        { kind: 'implausible_traffic', times: 2, last: { upload: Number.MAX_SAFE_INTEGER, window_seconds: 62 } },
+        {
+          kind: 'implausible_traffic',
+          times: 2,
+          last: { upload: Number.MAX_SAFE_INTEGER, window_seconds: 62 },
+        },
       ]);
       // A minute of a full 10 Gbit/s line is believed.
       const full = 10_000 * 125_000 * 60;

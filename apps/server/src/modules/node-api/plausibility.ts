@@ -23,4 +23,5 @@ export function reportWindowSeconds(from: Date, to: Date, reportedUntil: Date | 
 }
 
 /** The bytes a line of `lineMbps` carries each way in `seconds`. */
-export const lineBytes = (lineMbps: number, seconds: number) => Math.floor(lineMbps * BYTES_PER_MBIT * seconds);
+export const lineBytes = (lineMbps: number, seconds: number) =>
+  Math.floor(lineMbps * BYTES_PER_MBIT * seconds);
