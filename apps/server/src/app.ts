@@ -31,6 +31,9 @@ import { paymentRoutes, createPaymentProvider } from './modules/payments/payment
 import { siteRoutes } from './modules/site/routes.ts';
 import { unsubscribeRoutes } from './modules/unsubscribe/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { serveOwnerInvites } from './modules/staff/owner-invites-socket.ts';
+import { hasStaff } from './modules/staff/repository.ts';
+import { inviteOwner } from './modules/staff/service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { clientErrorHandler } from './plugins/client-errors.ts';
 import { bodiesPlugin } from './plugins/bodies.ts';
@@ -111,6 +114,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     (await openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
+      holder: 'the server',
       onConnectionError: (error) => {
         metrics.databaseConnectionLost();
         app.log.warn({ err: error }, 'a pooled database connection failed');
@@ -304,6 +308,25 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   for (const job of jobs) {
     if (job.everySeconds > 0) schedule(job.name, job.everySeconds * 1000, job.run, job.options);
+  }
+
+  // The first owner while the server runs: `invite-owner` asks this server when it holds the
+  // embedded database (on PostgreSQL the command opens the database itself, beside the servers).
+  if (database.kind === 'pglite' && !options.database) {
+    try {
+      const stop = await serveOwnerInvites(config.dataDir, (email) =>
+        inviteOwner(db, email, siteOrigin, new Date()),
+      );
+      app.addHook('preClose', stop);
+    } catch (error) {
+      // A data directory whose path is too long for a socket: the server serves on without it.
+      app.log.warn({ err: error }, 'invite-owner cannot reach this server: stop it to run the command');
+    }
+  }
+  if (!(await hasStaff(db))) {
+    app.log.info(
+      "no member of staff yet: `npm run admin -- invite-owner EMAIL` prints the first owner's set-up link",
+    );
   }
 
   const pageFallbacks = [

@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startServerProcess } from './testing/server-process.ts';
 import { createServerDatabase, testDatabaseKind } from './testing/test-database.ts';
 
 const serverFile = path.resolve(import.meta.dirname, 'server.ts');
@@ -22,40 +23,6 @@ async function databaseEnv(): Promise<Record<string, string>> {
   const dir = mkdtempSync(path.join(tmpdir(), 'skyway-data-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return { DATA_DIR: dir };
-}
-
-interface Running {
-  child: ChildProcess;
-  port: number;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startServer(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverFile], {
-    env: {
-      PATH: process.env.PATH,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      WEB_DIST_DIR: '/nonexistent',
-      ADMIN_DIST_DIR: '/nonexistent',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  cleanups.push(() => void child.kill('SIGKILL'));
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (match) resolve({ child, port: Number(match[1]), output: () => output, exited });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
 }
 
 function readReply(socket: net.Socket): Promise<string> {
@@ -81,7 +48,7 @@ describe('the server process', () => {
   });
 
   it('finishes a request in flight on SIGTERM, then closes the database and exits 0', async () => {
-    const server = await startServer(await databaseEnv());
+    const server = await startServerProcess(await databaseEnv(), cleanups);
     const socket = net.connect(server.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     const reply = readReply(socket);
@@ -116,7 +83,10 @@ describe('the server process', () => {
   }
 
   it('cuts a client whose request has not arrived within REQUEST_TIMEOUT_MS, and serves others meanwhile', async () => {
-    const server = await startServer({ ...(await databaseEnv()), REQUEST_TIMEOUT_MS: '1000' });
+    const server = await startServerProcess(
+      { ...(await databaseEnv()), REQUEST_TIMEOUT_MS: '1000' },
+      cleanups,
+    );
     const stalled = await stalledUpload(server.port);
     const other = await fetch(`http://127.0.0.1:${server.port}/web/site/conf`, { method: 'POST' });
     expect(other.status).toBe(200);
@@ -133,7 +103,10 @@ describe('the server process', () => {
   });
 
   it('does not let a stalled client hold up SIGTERM: it exits 0 long before the shutdown deadline', async () => {
-    const server = await startServer({ ...(await databaseEnv()), SHUTDOWN_TIMEOUT_MS: '20000' });
+    const server = await startServerProcess(
+      { ...(await databaseEnv()), SHUTDOWN_TIMEOUT_MS: '20000' },
+      cleanups,
+    );
     const stalled = await stalledUpload(server.port);
     const signalled = Date.now();
     server.child.kill('SIGTERM');

@@ -4,8 +4,8 @@
 // through the notify route's own path; those already handled are skipped by their notificationUUID,
 // so running it twice, or over a range the server handled, changes nothing. Needs the APPLE_* keys
 // of the server plus APPLE_ISSUER_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY_PATH, and the same database
-// (DATABASE_URL, or the embedded one in DATA_DIR, which must not be open in a running server); the
-// server's other keys are not read.
+// (DATABASE_URL, or the embedded one in DATA_DIR, which it refuses to open while a server or
+// another command has it open); the server's other keys are not read.
 import { ConfigError, loadAppleHistoryConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import {
@@ -41,7 +41,11 @@ try {
   fail(failureReason(error));
 }
 
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  holder: 'npm run apple:history',
+}).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
 let exitCode = 0;
 try {
   await database.migrate();

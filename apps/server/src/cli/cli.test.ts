@@ -3,16 +3,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.ts';
 import { auditLog } from '../db/schema/index.ts';
+import { startServerProcess } from '../testing/server-process.ts';
 
 const run = promisify(execFile);
-const dataDir = mkdtempSync(path.join(tmpdir(), 'skyway-cli-'));
-const cli = (script: string, ...args: string[]) =>
+const PUBLIC_URL = 'https://panel.example';
+const newDataDir = () => mkdtempSync(path.join(tmpdir(), 'skyway-cli-'));
+const dataDir = newDataDir();
+const cliOn = (dir: string, script: string, ...args: string[]) =>
   run(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, script), ...args], {
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PUBLIC_URL: 'https://panel.example' },
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dir, PUBLIC_URL },
   });
+const cli = (script: string, ...args: string[]) => cliOn(dataDir, script, ...args);
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
 
 /** The command-line tools on an embedded database of their own, as an operator runs them. */
 describe('the command-line tools', () => {
@@ -41,4 +49,27 @@ describe('the command-line tools', () => {
       await database.close();
     }
   }, 60_000);
+
+  it('refuses the embedded database a server has open, and makes the first owner through that server', async () => {
+    const dir = newDataDir();
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const server = await startServerProcess({ DATA_DIR: dir, PUBLIC_URL }, cleanups);
+    expect(server.output()).toContain('no member of staff yet');
+
+    const refused = await cliOn(dir, 'settings.ts', 'set', 'trial_minute', '60').catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toMatchObject({ code: 2 });
+    expect((refused as { stderr: string }).stderr).toContain(
+      `The embedded database in ${dir} is open in another process: the server (pid ${server.child.pid}, since `,
+    );
+
+    const { stdout } = await cliOn(dir, 'admin.ts', 'invite-owner', 'owner@example.com');
+    const token = /https:\/\/panel\.example\/admin\/setup\/([\w-]{43})\n/.exec(stdout)?.[1] ?? '';
+    // The link went to the command only, not to the server's log.
+    expect(server.output()).not.toContain(token);
+    const setup = await fetch(`http://127.0.0.1:${server.port}/admin/api/v1/setup/${token}`);
+    expect(setup.status).toBe(200);
+    expect((await setup.json()).data).toMatchObject({ email: 'owner@example.com', role: 'owner' });
+  }, 180_000);
 });

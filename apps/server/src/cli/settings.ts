@@ -1,7 +1,8 @@
 // `npm run settings -- list | get KEY | set KEY VALUE | reset KEY | price PERIOD FEN`: the operator's
 // settings (trial, invitation rewards, connections, time to pay) and plan prices: the break-glass
 // tool beside the back office, and audited like it. Uses the same database as the server
-// (DATABASE_URL, or the embedded one in DATA_DIR, which must not be open in a running server).
+// (DATABASE_URL, or the embedded one in DATA_DIR, which it refuses to open while a server or
+// another command has it open).
 import { PERIOD_NAMES, type Period } from '@skyway/shared/plans';
 import { ConfigError, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
@@ -37,7 +38,11 @@ if (command === 'price' ? !isPeriod(key) : key !== undefined && !isSettingKey(ke
   fail(`unknown ${command === 'price' ? 'period' : 'setting'} "${key ?? ''}"\n${USAGE}`);
 }
 
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  holder: 'npm run settings',
+}).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
 try {
   await database.migrate();
   // Each change is written with its audit row, as the back office writes its own.

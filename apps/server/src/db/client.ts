@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { lockDataDirectory } from './data-dir-lock.ts';
 import { type AccountChanges, listenForAccountChanges, NOTICES_OPTION } from './account-changes.ts';
 import { isTransientDatabaseError } from './errors.ts';
 import { migrateEmbedded, migrateServer } from './migrate.ts';
@@ -43,6 +45,11 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite's data directory; `memory://` keeps it in memory. */
   dataDir: string;
+  /**
+   * What this process is, named to a second process the embedded database refuses while this one
+   * has it open ("the server", "npm run settings"); by default the script's file name.
+   */
+  holder?: string;
   /** Told when a pooled connection dies (a restart, a failover); the pool replaces it by itself. */
   onConnectionError?: (error: Error) => void;
 }
@@ -121,14 +128,31 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       },
     });
   }
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  let release = (): void => undefined;
+  if (!dataDir.startsWith('memory://')) {
+    mkdirSync(dataDir, { recursive: true });
+    // Before PGlite reads a byte: a second process is refused without touching the files.
+    release = lockDataDirectory(dataDir, options.holder ?? path.basename(process.argv[1] ?? 'node'));
+  }
   // pg_trgm: the back office's search by part of an address (migration 0010).
-  const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  let client;
+  try {
+    client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  } catch (error) {
+    release();
+    throw error;
+  }
   // Drizzle's driver uses only `query` and `transaction`, which the wrapper provides.
   const embedded = drizzlePglite(withPreparedStatements(client) as PGlite, { schema });
   return handle(embedded as unknown as Database, 'pglite', {
     migrate: () => migrateEmbedded(embedded),
     poolStats: () => undefined,
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        release();
+      }
+    },
   });
 }

@@ -24,6 +24,12 @@ export async function findStaffByEmail(db: Database, email: string): Promise<Sta
   return row;
 }
 
+/** Whether the back office has any member of staff yet, set up or invited. */
+export async function hasStaff(db: Database): Promise<boolean> {
+  const [row] = await db.select({ id: staff.id }).from(staff).limit(1);
+  return row !== undefined;
+}
+
 export async function findStaff(db: Database, id: string): Promise<StaffRow | undefined> {
   const [row] = await db.select().from(staff).where(eq(staff.id, id));
   return row;
