@@ -70,6 +70,9 @@ describe('the command-line tools', () => {
     expect(server.output()).not.toContain(token);
     const setup = await fetch(`http://127.0.0.1:${server.port}/admin/api/v1/setup/${token}`);
     expect(setup.status).toBe(200);
-    expect((await setup.json()).data).toMatchObject({ email: 'owner@example.com', role: 'owner' });
+    expect(((await setup.json()) as { data: unknown }).data).toMatchObject({
+      email: 'owner@example.com',
+      role: 'owner',
+    });
   }, 180_000);
 });
