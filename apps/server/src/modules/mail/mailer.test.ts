@@ -1,4 +1,5 @@
 import { createServer, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -12,6 +13,7 @@ import {
   type Mailer,
   type MailerOptions,
   type MailMessage,
+  SEND_SPREAD_MS,
 } from './mailer.ts';
 import { mailBacklog } from './repository.ts';
 import { SMTP_POOL } from './transports.ts';
@@ -185,6 +187,26 @@ describe('the mailer with SMTP', () => {
     await smtp.idle();
     await new Promise((resolve) => mute.close(resolve));
     expect(await outboxRowTo('fast@example.com')).toMatchObject({ status: 'pending', attempts: 1 });
+  });
+
+  it('delivers each message once, at a random moment within SEND_SPREAD_MS rather than right away', async () => {
+    // Right after the write, the attempt's work fell on the next request: code requests taking
+    // turns then told which addresses got a mail delivered, that is which have an account.
+    const smtp = mailer(catcher.url);
+    const delays: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const to = `spread${i}@example.com`;
+      await smtp.send(codeMail(to, '314159', new Date()));
+      const written = performance.now();
+      await catcher.waitFor((mail) => mail.to === to);
+      delays.push(performance.now() - written);
+    }
+    await smtp.idle();
+    expect(catcher.messages).toHaveLength(20);
+    delays.sort((a, b) => a - b);
+    // Drawn evenly from 0 to 500 ms: fewer than half under 100 ms, all but a very unlucky draw.
+    expect(delays[10]).toBeGreaterThan(SEND_SPREAD_MS / 5);
+    expect(delays.at(-1)).toBeLessThan(SEND_SPREAD_MS + 2 * SECOND);
   });
 
   it('sends escaped params in the HTML part', async () => {

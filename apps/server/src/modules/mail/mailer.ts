@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { Language } from '@skyway/shared/languages';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
@@ -72,8 +73,9 @@ export interface MailRunResult {
 
 export interface Mailer {
   /**
-   * Renders and writes the outbox row, then attempts delivery in the background: never awaits SMTP,
-   * so a reply's timing does not depend on mail, nor on whether a mail goes out at all.
+   * Renders and writes the outbox row, then attempts delivery in the background, at a random moment
+   * within `SEND_SPREAD_MS`: never awaits SMTP, so neither a reply's timing nor the next request's
+   * depends on mail, nor on whether a mail goes out at all.
    */
   send(message: MailMessage): Promise<void>;
   /**
@@ -117,8 +119,16 @@ export interface MailerOptions {
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const after = (date: Date, ms: number) => new Date(date.getTime() + ms);
-/** Lets the caller's reply go out before any delivery work (rendering MIME, logging) starts. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * The longest a message written by `send()` waits for its attempt, each a random time of its own up
+ * to it. The attempt's work (MIME, SMTP, the status write: 1–2 ms of this process) then falls on
+ * whichever requests are being served by then, of any kind, not on the one that comes next: made
+ * right after the reply, it slowed the next request enough that code requests for addresses with
+ * and without an account, taking turns, told which had one (only theirs get a mail delivered).
+ */
+export const SEND_SPREAD_MS = 500;
+/** Lets the caller's reply go out, and a random part of `SEND_SPREAD_MS` pass, before delivery starts. */
+const spreadOut = () => new Promise<void>((resolve) => setTimeout(resolve, randomInt(SEND_SPREAD_MS + 1)));
 
 /**
  * How many messages a run has at SMTP at once: one fewer than the pool's connections, so that a
@@ -339,7 +349,7 @@ export function createMailer(options: MailerOptions): Mailer {
         ...outboxFields(message, now, withheld ? null : after(now, LEASE_MS)),
         ...render(message),
       });
-      if (!withheld) inBackground(nextTurn().then(() => attempt(row)));
+      if (!withheld) inBackground(spreadOut().then(() => attempt(row)));
     },
 
     async sendBatch(messages) {
