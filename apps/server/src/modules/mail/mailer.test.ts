@@ -182,7 +182,8 @@ describe('the mailer with SMTP', () => {
       error: null,
     });
 
-    await vi.waitFor(() => expect(sockets).toHaveLength(1));
+    // The attempt starts within SEND_SPREAD_MS of the write.
+    await vi.waitFor(() => expect(sockets).toHaveLength(1), { timeout: SEND_SPREAD_MS + 2 * SECOND });
     for (const socket of sockets) socket.destroy();
     await smtp.idle();
     await new Promise((resolve) => mute.close(resolve));
