@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
 import { z } from 'zod';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
@@ -44,6 +45,7 @@ import { signingPlugin } from './plugins/signing.ts';
 import { createMetrics, metricsPlugin } from './plugins/metrics.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { loadSubscriptionKey } from './lib/subscription-key.ts';
+import { logSerializers } from './lib/log-redaction.ts';
 import { isBackOfficePage, isSitePage, registerSpa } from './plugins/spa.ts';
 import { connectRedis } from './redis.ts';
 
@@ -63,15 +65,19 @@ export interface BuildOptions {
   config: Config;
   /** An open database to use instead of the one the config names; the caller closes it. */
   database?: DatabaseHandle;
-  /** Pino options, or false for no logs (tests). */
-  logger?: FastifyServerOptions['logger'];
+  /** Where the log goes and from which level, instead of stdout at LOG_LEVEL; false: no log (tests). */
+  logger?: false | { stream: DestinationStream; level: string };
 }
 
 /** Builds the whole app (migrated database, plugins, routes, SPA) without listening. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app: FastifyInstance = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    // Every URL and error in the log goes through the redacting serializers: no token in a log line.
+    logger:
+      options.logger === false
+        ? false
+        : { level: config.logLevel, ...options.logger, serializers: logSerializers },
     // Fastify takes a hop count too, though its types list only the other forms.
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     bodyLimit: config.bodyLimit,

@@ -102,6 +102,16 @@ describe('serving the web app', () => {
     expect(post.statusCode).toBe(404);
   });
 
+  it('answers every unknown subscription link with the link’s 404, however long, never the page', async () => {
+    for (const url of ['/s/' + 'A'.repeat(4000), '/s/' + 'A'.repeat(101), '/s/abc/clash/more', '/s/x%2Fy']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(res.statusCode, url.slice(0, 40)).toBe(404);
+      expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.body).toBe('not found\n');
+    }
+  });
+
   it('serves index.html itself only through the page path, with the meta tag', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/index.html' });
     expect(res.body).toContain('name="signature-secret"');

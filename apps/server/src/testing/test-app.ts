@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
@@ -23,6 +24,8 @@ export async function startTestApp(
   extend?: (app: FastifyInstance) => void,
   /** A database to use instead of a fresh one (closed by close() all the same). */
   given?: DatabaseHandle,
+  /** Where the app's whole log goes, every level; without it the app logs nothing. */
+  log?: DestinationStream,
 ): Promise<TestApp> {
   const database = given ?? (await openTestDatabase());
   // The scheduled jobs stay off: tests run them themselves, with their own clock.
@@ -39,7 +42,7 @@ export async function startTestApp(
     TRAFFIC_RECONCILE_EVERY_MINUTES: '0',
     ...env,
   });
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger: log ? { stream: log, level: 'trace' } : false });
   try {
     extend?.(app);
     await app.ready();

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createTransport } from 'nodemailer';
 import type { MailOutboxRow } from '../../db/schema/index.ts';
+import { redactLinks } from '../../lib/log-redaction.ts';
 
 /** Where a claimed message goes: an SMTP server, or (without one) the log. */
 export interface MailTransport {
@@ -68,13 +69,17 @@ export function smtpTransport(url: string, from: string, log: FastifyBaseLogger)
   };
 }
 
-/** Without SMTP the log is how a developer reads a code locally, so the text goes in whole. */
+/**
+ * Without SMTP the log is how a developer reads a code locally, so the text goes in with its codes
+ * (short-lived, one attempt each); the tokens of its links (set-up, unsubscribe) are hidden, since a
+ * link works for hours or for ever and a log is read by more people than the mail's recipient.
+ */
 export function logTransport(log: FastifyBaseLogger): MailTransport {
   return {
     delivered: 'logged',
     async deliver(mail) {
       log.info(
-        { mailId: mail.id, to: mail.to, subject: mail.subject, text: mail.text },
+        { mailId: mail.id, to: mail.to, subject: mail.subject, text: mail.text && redactLinks(mail.text) },
         'mail not sent (no SMTP_URL): written to the log',
       );
     },

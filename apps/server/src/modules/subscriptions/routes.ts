@@ -107,4 +107,7 @@ export async function subscriptionRoutes(
   app.get<{ Params: { token: string; format: string } }>('/s/:token/:format', (request, reply) =>
     serve(request, reply, request.params.token, request.params.format),
   );
+  // Anything else under /s/ is a link that does not exist, never a page of the site: a token longer
+  // than the router takes in a parameter (100 characters) or a path with more segments.
+  app.get('/s/*', (_request, reply) => notFound(reply));
 }

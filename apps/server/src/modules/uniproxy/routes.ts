@@ -18,22 +18,6 @@ const BODY_LIMIT = 32 * 1024 * 1024;
 
 const PREFIX = '/api/v1/server/UniProxy';
 
-/** A URL with the value of its `token` query parameter hidden. */
-export const redactedUrl = (url: string) => url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
-
-/**
- * The node's token rides in the query (`?token=`): the request log names the URL without it, so
- * that no log holds a node's token.
- */
-const logSerializers = {
-  req: (request: FastifyRequest) => ({
-    method: request.method,
-    url: redactedUrl(request.url),
-    host: request.host,
-    remoteAddress: request.ip,
-  }),
-};
-
 /** Sends a JSON reply with its ETag, or 304 when the program holds it already. */
 function sendTagged(request: FastifyRequest, reply: FastifyReply, value: unknown): FastifyReply {
   const body = JSON.stringify(value);
@@ -56,14 +40,14 @@ export async function uniproxyRoutes(app: FastifyInstance, options: { db: Databa
   // Nodes call often and are few: the per-address ceiling of the customers' calls is not theirs.
   const config = { ceiling: false } as const;
 
-  app.get(`${PREFIX}/config`, { config, logSerializers }, async (request, reply) => {
+  app.get(`${PREFIX}/config`, { config }, async (request, reply) => {
     const query = request.query as UniProxyQuery;
     const node = await uniproxyNode(db, query, new Date());
     const inbound = await servedInbound(db, node, uniproxyType(query));
     return sendTagged(request, reply, uniproxyConfig(node, inbound));
   });
 
-  app.get(`${PREFIX}/user`, { config, logSerializers }, async (request, reply) => {
+  app.get(`${PREFIX}/user`, { config }, async (request, reply) => {
     const query = request.query as UniProxyQuery;
     const now = new Date();
     const node = await uniproxyNode(db, query, now);
@@ -72,7 +56,7 @@ export async function uniproxyRoutes(app: FastifyInstance, options: { db: Databa
     return sendTagged(request, reply, await uniproxyUsers(db, node, type, now));
   });
 
-  app.post(`${PREFIX}/push`, { config, logSerializers, bodyLimit: BODY_LIMIT }, async (request) => {
+  app.post(`${PREFIX}/push`, { config, bodyLimit: BODY_LIMIT }, async (request) => {
     const now = new Date();
     const node = await uniproxyNode(db, request.query as UniProxyQuery, now);
     const { implausible, refused } = await receivePush(db, node, pushedTraffic(request.body), now);
@@ -83,7 +67,7 @@ export async function uniproxyRoutes(app: FastifyInstance, options: { db: Databa
     return { status: 'success', message: 'ok', data: true, error: null };
   });
 
-  app.post(`${PREFIX}/alive`, { config, logSerializers, bodyLimit: BODY_LIMIT }, async (request) => {
+  app.post(`${PREFIX}/alive`, { config, bodyLimit: BODY_LIMIT }, async (request) => {
     const now = new Date();
     const node = await uniproxyNode(db, request.query as UniProxyQuery, now);
     alive.record(node.id, request.body, now.getTime());
@@ -93,12 +77,12 @@ export async function uniproxyRoutes(app: FastifyInstance, options: { db: Databa
   // Not one of the five, but XrayR reports its machine's load here every minute (Xboard keeps it for
   // its screens): acknowledged so that its log stays clean, its contents not kept (its shape is not
   // our agent's status). The call marks the node seen like every other.
-  app.post(`${PREFIX}/status`, { config, logSerializers }, async (request) => {
+  app.post(`${PREFIX}/status`, { config }, async (request) => {
     await uniproxyNode(db, request.query as UniProxyQuery, new Date());
     return { data: true, code: 0, message: 'success' };
   });
 
-  app.get(`${PREFIX}/alivelist`, { config, logSerializers }, async (request): Promise<UniProxyAliveList> => {
+  app.get(`${PREFIX}/alivelist`, { config }, async (request): Promise<UniProxyAliveList> => {
     const now = new Date();
     await uniproxyNode(db, request.query as UniProxyQuery, now);
     return { alive: alive.counts(now.getTime()) };
