@@ -4,6 +4,7 @@ import { issueSetupToken } from './modules/staff/repository.ts';
 import { unsubscribeToken } from './modules/unsubscribe/tokens.ts';
 import { adminCaller, type SignedInStaff, signedInStaff } from './testing/staff.ts';
 import { payingCustomer } from './testing/customers.ts';
+import { formsOf } from './testing/secret-forms.ts';
 import {
   newClientAddress,
   startTestApp,
@@ -16,13 +17,6 @@ const secret = (label: string) => `${label}-${randomBytes(12).toString('hex')}`;
 const METRICS_TOKEN = secret('metrics');
 const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
 const STRIPE_KEY = `sk_test_${randomBytes(12).toString('hex')}`;
-
-/** Every form in which a secret could reach a line: as is, URL-encoded, and every byte encoded. */
-const formsOf = (value: string) => [
-  value,
-  encodeURIComponent(value),
-  [...Buffer.from(value)].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join(''),
-];
 
 /**
  * The whole log of a real app, at every level, while it serves every kind of route that carries a

@@ -5,6 +5,7 @@ import type { FaultDatabase } from './database.ts';
 import { webReplyProblem } from './envelope.ts';
 import { dataOf, describeExchange, type Exchange, postJson, type Target } from './http.ts';
 import { randomClientAddress, uniqueEmail } from './random.ts';
+import { noteSecret } from './secrets.ts';
 
 /** The password of every seeded account (long enough, and on no common-password list). */
 export const SEEDED_PASSWORD = 'violet-harbour-lantern-91';
@@ -55,7 +56,7 @@ export async function signIn(target: Target, account: Account, ip = randomClient
   );
   const token = dataOf(reply).token;
   if (typeof token !== 'string') throw new Error(`no token: ${describeExchange(reply)}`);
-  return token;
+  return noteSecret('session token', token);
 }
 
 /** Asks for a registration code for `email` (the mail goes through SMTP to the catcher). */

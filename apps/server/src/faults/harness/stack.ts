@@ -5,6 +5,8 @@ import { type SmtpCatcher, startSmtpCatcher } from '../../testing/smtp-catcher.t
 import { createFaultDatabase, type FaultDatabase } from './database.ts';
 import { freePort, type Instance, repositoryRoot, startInstance } from './instances.ts';
 import { noteLeftover, RUN_MARK } from './leftovers.ts';
+import { SEEDED_PASSWORD } from './accounts.ts';
+import { noteSecret, secretsIn } from './secrets.ts';
 import { faultSettings } from './settings.ts';
 import { startTcpProxy } from '../../testing/tcp-proxy.ts';
 
@@ -36,6 +38,9 @@ export interface StackOptions {
   env?: Record<string, string>;
 }
 
+/** The key of the links the instances sign (unsubscribe links): the scenarios derive them too. */
+export const SUBSCRIPTION_KEY = 'fault-subscription-key-0123456789abcdef';
+
 /** A folder that does not exist: the instances serve the API only, the same whether or not the site is built. */
 const NO_WEB_BUILD = path.join(repositoryRoot, 'apps/server/.no-web-build-for-fault-tests');
 
@@ -43,7 +48,9 @@ export async function startFaultStack(options: StackOptions = {}): Promise<Fault
   const settings = faultSettings();
   const releases: (() => Promise<unknown> | unknown)[] = [];
   const instances: Instance[] = [];
-  const metricsToken = randomBytes(16).toString('hex');
+  const metricsToken = noteSecret('metrics token', randomBytes(16).toString('hex'));
+  noteSecret('subscription key', SUBSCRIPTION_KEY);
+  noteSecret('seeded password', SEEDED_PASSWORD);
 
   const cleanup = async () => {
     const failures: unknown[] = [];
@@ -54,7 +61,14 @@ export async function startFaultStack(options: StackOptions = {}): Promise<Fault
         failures.push(error);
       }
     };
-    await Promise.all(instances.splice(0).map((instance) => attempt(() => instance.stop('SIGKILL'))));
+    const stopped = instances.splice(0);
+    await Promise.all(stopped.map((instance) => attempt(() => instance.stop('SIGKILL'))));
+    // Whatever else the file checked: no secret it created may be in any line an instance wrote.
+    const leaked = secretsIn(stopped.flatMap((instance) => instance.lines()));
+    if (leaked.length) {
+      const lines = leaked.map(({ label, line }) => `${label}: ${line}`);
+      failures.push(new Error(`secrets in the instances' logs:\n${lines.join('\n')}`));
+    }
     for (const release of releases.splice(0).reverse()) await attempt(release);
     if (failures.length) throw new AggregateError(failures, 'fault stack cleanup failed');
   };
@@ -97,7 +111,7 @@ export async function startFaultStack(options: StackOptions = {}): Promise<Fault
           ORDERS_EVERY_MINUTES: '1',
           WEB_DIST_DIR: NO_WEB_BUILD,
           ADMIN_DIST_DIR: NO_WEB_BUILD,
-          SUBSCRIPTION_KEY: 'fault-subscription-key-0123456789abcdef',
+          SUBSCRIPTION_KEY,
           [RUN_MARK]: run,
           ...options.env,
           ...env,

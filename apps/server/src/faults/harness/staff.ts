@@ -5,6 +5,7 @@ import { SEEDED_PASSWORD } from './accounts.ts';
 import type { FaultDatabase } from './database.ts';
 import { dataOf, describeExchange, send, type Target } from './http.ts';
 import { randomClientAddress, uniqueEmail } from './random.ts';
+import { noteSecret } from './secrets.ts';
 
 export const ADMIN_API = '/admin/api/v1';
 
@@ -18,7 +19,7 @@ export interface StaffSession {
 /** An owner written straight into the database, set up: their e-mail, and the secret their app holds. */
 export async function seedOwner(database: FaultDatabase): Promise<{ email: string; secret: string }> {
   const email = uniqueEmail('owner');
-  const secret = generateSecret();
+  const secret = noteSecret('TOTP secret', generateSecret());
   await database.query(
     `insert into staff (email, role, language, password_hash, totp_secret, set_up_at)
      values ($1, 'owner', 'en', $2, $3, now())`,
@@ -55,5 +56,7 @@ export async function signInStaff(
   if (second.status !== 200 || !cookie || typeof csrf !== 'string') {
     throw new Error(`staff sign-in failed: ${describeExchange(first)} / ${describeExchange(second)}`);
   }
+  noteSecret('staff session cookie', cookie.split('=')[1] ?? '');
+  noteSecret('CSRF token', csrf);
   return { cookie, changeHeaders: { cookie, [CSRF_HEADER]: csrf } };
 }
