@@ -112,6 +112,16 @@ describe('serving the web app', () => {
     }
   });
 
+  it('answers every unknown unsubscribe link with the invalid link’s page, however long', async () => {
+    for (const url of ['/unsubscribe/' + 'A'.repeat(4000), '/unsubscribe/a.b/c']) {
+      for (const method of ['GET', 'POST'] as const) {
+        const res = await t.app.inject({ method, url, headers: { 'accept-language': 'en' } });
+        expect(res.statusCode, `${method} ${url.slice(0, 40)}`).toBe(404);
+        expect(res.body).toContain('This unsubscribe link is not valid.');
+      }
+    }
+  });
+
   it('serves index.html itself only through the page path, with the meta tag', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/index.html' });
     expect(res.body).toContain('name="signature-secret"');

@@ -77,6 +77,17 @@ export async function unsubscribeRoutes(
     );
   });
 
+  // A token longer than the router takes in a parameter (100 characters), or more segments: the
+  // link is not valid, never a page of the site.
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/unsubscribe/*',
+    handler: (request, reply) => {
+      const language = requestLanguage(request);
+      return page(reply, language, 404, say(language, 'invalid'));
+    },
+  });
+
   app.post<{ Params: { token: string } }>('/unsubscribe/:token', async (request, reply) => {
     const { userId, language } = await account(request.params.token, requestLanguage(request));
     if (!userId) return page(reply, language, 404, say(language, 'invalid'));
