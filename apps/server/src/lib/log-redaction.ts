@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { stdSerializers } from 'pino';
 
 /** What a hidden secret reads as in the log. */
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /**
  * Path segments after which the rest of the path is a token: subscription links (`/s/TOKEN`),
