@@ -1,7 +1,15 @@
+import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS, type StaffRole } from '@skyway/shared/staff';
-import { auditLog, mailOutbox, staff, staffSessions, staffSetupTokens } from '../../db/schema/index.ts';
+import {
+  auditLog,
+  mailOutbox,
+  staff,
+  staffRecoveryCodes,
+  staffSessions,
+  staffSetupTokens,
+} from '../../db/schema/index.ts';
 import { newClientAddress, startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { adminCaller, signedInStaff, staffCookieOf, totpCode } from '../../testing/staff.ts';
 import { createStaff, issueSetupToken } from './repository.ts';
@@ -54,7 +62,8 @@ describe('the back office: staff sign-in, sessions and roles', () => {
       const codes: string[] = done.json().data.recovery_codes;
       expect(codes).toHaveLength(10);
       expect(new Set(codes).size).toBe(10);
-      expect(codes[0]).toMatch(/^[0-9a-z]{5}-[0-9a-z]{5}$/);
+      // 24 characters of a 32-letter alphabet each: 120 random bits, kept as a plain SHA-256.
+      for (const code of codes) expect(code).toMatch(/^[0-9a-hjkmnp-tv-z]{4}(-[0-9a-hjkmnp-tv-z]{4}){5}$/);
       // The link works once.
       expect((await call('GET', `/setup/${token}`)).json()).toMatchObject({
         code: 404,
@@ -189,6 +198,30 @@ describe('the back office: staff sign-in, sessions and roles', () => {
       expect(ok.statusCode).toBe(200);
       expect(ok.json().data.recovery_codes_left).toBe(9);
       expect((await signIn(used)).json().data.reason).toBe('second_factor_invalid');
+    });
+
+    it('reads the look-alikes o, i and l as 0 and 1, and keeps the shorter codes given before working once', async () => {
+      const m = await member('viewer');
+      const call = caller();
+      const signIn = async (recovery: string) => {
+        const first = await call('POST', '/session', { body: { email: m.email, password: m.password } });
+        return call('POST', '/session/second-factor', {
+          cookie: staffCookieOf(first),
+          body: { recovery_code: recovery },
+        });
+      };
+      // Ten codes of 24 characters: one of them holds a 0 or a 1 but once in 10^7.
+      const code = m.recoveryCodes.find((c) => /[01]/.test(c)) ?? '';
+      const misread = await signIn(code.replace(/0/g, 'O').replace(/1/g, 'l').replace(/-/g, ' '));
+      expect(misread.statusCode).toBe(200);
+
+      // A code of 50 bits from before, stored as the server stored it then.
+      const legacy = 'k3m9p-x7q2z';
+      const codeHash = createHash('sha256').update(`recovery:${legacy.replace('-', '')}`).digest('hex');
+      await t.database.db.insert(staffRecoveryCodes).values({ staffId: m.id, codeHash });
+      const old = await signIn(legacy.toUpperCase());
+      expect(old.statusCode).toBe(200);
+      expect((await signIn(legacy)).json().data.reason).toBe('second_factor_invalid');
     });
   });
 

@@ -9,7 +9,7 @@ const totpCode = z
   .string()
   .trim()
   .regex(new RegExp(`^\\d{${TOTP_DIGITS}}$`));
-/** Recovery codes are shown as `xxxxx-xxxxx`; case, spaces and dashes are ignored when one is typed. */
+/** Recovery codes are shown as `xxxx-xxxx-xxxx-xxxx-xxxx-xxxx` (older ones as `xxxxx-xxxxx`); case, spaces and dashes are ignored when one is typed. */
 const recoveryCode = z.string().trim().min(10).max(40);
 
 /** A member of staff as the back office shows them. */
