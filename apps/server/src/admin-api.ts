@@ -17,7 +17,7 @@ import { salesRoutes } from './modules/sales/routes.ts';
 import { staffRoutes } from './modules/staff/routes.ts';
 import type { PaymentProvider } from './modules/orders/provider.ts';
 import type { StaffDeps } from './modules/staff/service.ts';
-import { staffAuthPlugin } from './plugins/staff-auth.ts';
+import { staffAuthPlugin, staffCookieFor } from './plugins/staff-auth.ts';
 
 export const ADMIN_API_PREFIX = '/admin/api/v1';
 
@@ -30,17 +30,21 @@ export const ADMIN_API_PREFIX = '/admin/api/v1';
 export async function adminApi(
   app: FastifyInstance,
   options: StaffDeps & {
+    /** Where set-up links point: the back office's address, else the site's, else the request's. */
     publicUrl: string | undefined;
+    /** ADMIN_PUBLIC_URL: the back office's own origin, which its cookie is bound to. */
+    adminUrl: string | undefined;
     jobEverySeconds: Record<string, number>;
     provider: PaymentProvider;
   },
 ): Promise<void> {
+  const cookie = staffCookieFor(options.adminUrl);
   await app.register(swagger, {
     openapi: {
       info: { title: 'Skyway back office API', version: '1' },
       components: {
         securitySchemes: {
-          staffSession: { type: 'apiKey', in: 'cookie', name: 'skyway_staff' },
+          staffSession: { type: 'apiKey', in: 'cookie', name: cookie.name },
           csrf: { type: 'apiKey', in: 'header', name: 'x-csrf-token' },
         },
       },
@@ -48,7 +52,7 @@ export async function adminApi(
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(staffAuthPlugin, { db: options.db });
+  await app.register(staffAuthPlugin, { db: options.db, cookie });
   const { db, counters, mailer, siteName, publicUrl } = options;
   await app.register(staffRoutes, { db, counters, mailer, siteName, publicUrl });
   await app.register(dashboardRoutes, { db });

@@ -37,6 +37,7 @@ import { hasStaff } from './modules/staff/repository.ts';
 import { inviteOwner } from './modules/staff/service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { clientErrorHandler } from './plugins/client-errors.ts';
+import { backOfficeHostPlugin } from './plugins/back-office-host.ts';
 import { bodiesPlugin } from './plugins/bodies.ts';
 import { replySchemasPlugin, sendError } from './plugins/envelope.ts';
 import { AppError, errorsPlugin } from './plugins/errors.ts';
@@ -167,6 +168,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin);
+  await app.register(backOfficeHostPlugin, { adminUrl: config.adminPublicUrl });
   await app.register(metricsPlugin, { metrics, token: config.metrics.token });
   await app.register(rateLimitPlugin, { perMinute: config.rateLimitPerMinute, counters });
   await app.register(bodiesPlugin);
@@ -289,7 +291,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     counters,
     mailer,
     siteName: config.siteName,
-    publicUrl: config.payments.publicUrl,
+    publicUrl: config.adminPublicUrl ?? config.payments.publicUrl,
+    adminUrl: config.adminPublicUrl,
     jobEverySeconds: Object.fromEntries(jobs.map((job) => [job.name, job.everySeconds])),
     provider,
   });
@@ -321,7 +324,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   if (database.kind === 'pglite' && !options.database) {
     try {
       const stop = await serveOwnerInvites(config.dataDir, (email) =>
-        inviteOwner(db, email, siteOrigin, new Date()),
+        inviteOwner(db, email, config.adminPublicUrl ?? siteOrigin, new Date()),
       );
       app.addHook('preClose', stop);
     } catch (error) {

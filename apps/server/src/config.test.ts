@@ -232,6 +232,18 @@ describe('config', () => {
     expect(loadConfig({}).payments.publicUrl).toBeUndefined();
   });
 
+  it('takes an origin of its own for the back office, never the site’s', () => {
+    expect(loadConfig({ ADMIN_PUBLIC_URL: 'https://admin.example.com/' }).adminPublicUrl).toBe(
+      'https://admin.example.com',
+    );
+    expect(loadConfig({}).adminPublicUrl).toBeUndefined();
+    expect(problemLines({ ADMIN_PUBLIC_URL: 'https://example.com/admin' })[0]).toMatch(
+      /^ADMIN_PUBLIC_URL: expected an origin alone/,
+    );
+    const clash = { PUBLIC_URL: 'https://example.com', ADMIN_PUBLIC_URL: 'https://EXAMPLE.com:443' };
+    expect(problemLines(clash)[0]).toMatch(/^ADMIN_PUBLIC_URL: must be another host than PUBLIC_URL's/);
+  });
+
   it('reads only the database and APPLE_* keys for the history command, with the same Apple rules', () => {
     const apple = {
       APPLE_BUNDLE_ID: 'com.example.app',

@@ -159,6 +159,15 @@ const envSchema = z.object({
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).default('sandbox'),
   SANDBOX_PAYMENTS_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  ADMIN_PUBLIC_URL: optionalText.pipe(
+    z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        (value) => /^https?:\/\/[^/?#]+\/?$/.test(value),
+        'expected an origin alone (https://admin.example.com): the back office is served at /admin/ on it',
+      )
+      .optional(),
+  ),
   STRIPE_SECRET_KEY: optionalText.pipe(
     z
       .string()
@@ -281,6 +290,21 @@ function checkPayments(env: Env, ctx: z.RefinementCtx): void {
   }
 }
 
+/** The back office's own address must not be the site's: a customer page would share its origin. */
+function checkBackOfficeAddress(env: Env, ctx: z.RefinementCtx): void {
+  if (
+    env.ADMIN_PUBLIC_URL &&
+    env.PUBLIC_URL &&
+    new URL(env.ADMIN_PUBLIC_URL).host === new URL(env.PUBLIC_URL).host
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ADMIN_PUBLIC_URL'],
+      message: "must be another host than PUBLIC_URL's (admin.example.com beside example.com)",
+    });
+  }
+}
+
 /**
  * App-store keys: all there once APPLE_BUNDLE_ID turns it on, and none without it (they would do
  * nothing, silently); never unsigned data in production.
@@ -379,6 +403,7 @@ const configSchema = envSchema
     checkPayments(env, ctx);
     checkSubscriptionKey(env, ctx);
     checkApple(env, ctx);
+    checkBackOfficeAddress(env, ctx);
   })
   .transform((env) => ({
     env: env.NODE_ENV,
@@ -414,6 +439,11 @@ const configSchema = envSchema
     siteName: env.SITE_NAME,
     supportEmail: env.SUPPORT_EMAIL,
     downloads: downloads(env),
+    /**
+     * The back office's own origin: when set, `/admin/` answers on that host alone and the staff
+     * cookie is bound to it; unset, the back office is served on every host, beside the site.
+     */
+    adminPublicUrl: env.ADMIN_PUBLIC_URL?.replace(/\/+$/, ''),
     payments: {
       provider: env.PAYMENT_PROVIDER,
       /**

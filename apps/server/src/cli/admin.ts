@@ -1,8 +1,9 @@
 // `npm run admin -- invite-owner EMAIL`: the first owner of the back office (or a new link for an
 // owner who has not set up yet). Prints a one-time set-up link, good for 24 hours, to open in a
 // browser: it sets the password and the authenticator app. Owners invite everyone else from the
-// back office. Uses the same database as the server (DATABASE_URL, or the embedded one in DATA_DIR);
-// while a server has the embedded one open, the command asks that server for the link instead.
+// back office. The link is on ADMIN_PUBLIC_URL when set, else on PUBLIC_URL. Uses the same database
+// as the server (DATABASE_URL, or the embedded one in DATA_DIR); while a server has the embedded
+// one open, the command asks that server for the link instead.
 import { z } from 'zod';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
@@ -47,7 +48,7 @@ async function ownerLink(origin: string, dataDir: string, databaseUrl?: string):
 }
 
 try {
-  const origin = config.payments.publicUrl ?? `http://localhost:${config.port}`;
+  const origin = config.adminPublicUrl ?? config.payments.publicUrl ?? `http://localhost:${config.port}`;
   const link = await ownerLink(origin, config.dataDir, config.databaseUrl);
   console.log(`Set-up link for ${email} (owner), good once within ${SETUP_LINK_HOURS} hours:\n${link}`);
 } catch (error) {

@@ -12,10 +12,11 @@ const run = promisify(execFile);
 const PUBLIC_URL = 'https://panel.example';
 const newDataDir = () => mkdtempSync(path.join(tmpdir(), 'skyway-cli-'));
 const dataDir = newDataDir();
-const cliOn = (dir: string, script: string, ...args: string[]) =>
+const cliWith = (env: Record<string, string>, dir: string, script: string, ...args: string[]) =>
   run(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, script), ...args], {
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dir, PUBLIC_URL },
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dir, PUBLIC_URL, ...env },
   });
+const cliOn = (dir: string, script: string, ...args: string[]) => cliWith({}, dir, script, ...args);
 const cli = (script: string, ...args: string[]) => cliOn(dataDir, script, ...args);
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -29,6 +30,15 @@ describe('the command-line tools', () => {
   it('prints a set-up link for the first owner, and refuses a bad address', async () => {
     const { stdout } = await cli('admin.ts', 'invite-owner', 'first@example.com');
     expect(stdout).toMatch(/https:\/\/panel\.example\/admin\/setup\/[\w-]{43}\n/);
+    // A new link for the same owner, on the back office's own address once it has one.
+    const again = await cliWith(
+      { ADMIN_PUBLIC_URL: 'https://admin.panel.example/' },
+      dataDir,
+      'admin.ts',
+      'invite-owner',
+      'first@example.com',
+    );
+    expect(again.stdout).toMatch(/\nhttps:\/\/admin\.panel\.example\/admin\/setup\/[\w-]{43}\n/);
     await expect(cli('admin.ts', 'invite-owner', 'not-an-address')).rejects.toMatchObject({ code: 2 });
     await expect(cli('admin.ts', 'promote', 'first@example.com')).rejects.toMatchObject({ code: 2 });
   }, 60_000);
@@ -41,6 +51,7 @@ describe('the command-line tools', () => {
     try {
       const rows = await database.db.select().from(auditLog).orderBy(auditLog.id);
       expect(rows.map((row) => [row.action, row.role, row.staffId, row.after])).toEqual([
+        ['staff.invite', 'command_line', null, { email: 'first@example.com', role: 'owner' }],
         ['staff.invite', 'command_line', null, { email: 'first@example.com', role: 'owner' }],
         ['settings.change', 'command_line', null, { trial_minute: '60' }],
         ['plans.change_price', 'command_line', null, { unit_price: 2600 }],

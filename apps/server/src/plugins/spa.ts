@@ -47,7 +47,7 @@ function pickEncoding(page: IndexPage, acceptEncoding: string | undefined): Enco
 }
 
 const extensionless = (pathname: string) => !path.posix.basename(pathname).includes('.');
-const inBackOffice = (pathname: string) => pathname === '/admin' || pathname.startsWith('/admin/');
+export const inBackOffice = (pathname: string) => pathname === '/admin' || pathname.startsWith('/admin/');
 
 /** The customer site's pages: GET paths outside the calls and the back office, without a file extension. */
 export function isSitePage(pathname: string): boolean {

@@ -26,10 +26,29 @@ declare module 'fastify' {
   interface FastifyRequest {
     staffSession: StaffSessionWithStaff | null;
   }
+  interface FastifyInstance {
+    staffCookie: StaffCookie;
+  }
 }
 
-export const STAFF_COOKIE = 'skyway_staff';
-const COOKIE_PATH = '/admin';
+export interface StaffCookie {
+  name: string;
+  path: string;
+}
+
+const STAFF_COOKIE = 'skyway_staff';
+
+/**
+ * The staff cookie's name and path. On the back office's own https address: `__Host-`, so the
+ * browser keeps it only as set by that host, over https, for the whole host and no other (path `/`:
+ * that host serves the back office alone). Elsewhere (no address of its own, or plain http on a
+ * developer's machine): path `/admin`, beside the site.
+ */
+export function staffCookieFor(adminUrl: string | undefined): StaffCookie {
+  return adminUrl?.startsWith('https://')
+    ? { name: `__Host-${STAFF_COOKIE}`, path: '/' }
+    : { name: STAFF_COOKIE, path: '/admin' };
+}
 /** The last-seen time is written at most this often: the idle limit is kept to within it. */
 const TOUCH_EVERY_MS = 15_000;
 
@@ -43,10 +62,14 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** HttpOnly, Secure, SameSite=Strict, only sent to the back office; gone when the session ends. */
+/**
+ * HttpOnly, Secure, SameSite=Strict, host-only (no Domain), only sent to the back office; gone when
+ * the session ends.
+ */
 export function setStaffCookie(reply: FastifyReply, token: string, expiresAt: Date): void {
-  reply.setCookie(STAFF_COOKIE, token, {
-    path: COOKIE_PATH,
+  const { name, path } = reply.server.staffCookie;
+  reply.setCookie(name, token, {
+    path,
     httpOnly: true,
     secure: true,
     sameSite: 'strict',
@@ -55,10 +78,11 @@ export function setStaffCookie(reply: FastifyReply, token: string, expiresAt: Da
 }
 
 export function clearStaffCookie(reply: FastifyReply): void {
-  reply.clearCookie(STAFF_COOKIE, { path: COOKIE_PATH, httpOnly: true, secure: true, sameSite: 'strict' });
+  const { name, path } = reply.server.staffCookie;
+  reply.clearCookie(name, { path, httpOnly: true, secure: true, sameSite: 'strict' });
 }
 
-export const staffToken = (request: FastifyRequest) => request.cookies[STAFF_COOKIE];
+export const staffToken = (request: FastifyRequest) => request.cookies[request.server.staffCookie.name];
 
 /** The signed-in member of a route that needs one, and who they are for the audit log. */
 export function signedInStaff(request: FastifyRequest): StaffSessionWithStaff & { actor: StaffActor } {
@@ -80,8 +104,9 @@ const isLive = (found: StaffSessionWithStaff, now: Date) =>
  * stage, the route's permission, and on every change the CSRF header.
  */
 export const staffAuthPlugin = fp(
-  async (app: FastifyInstance, options: { db: Database }) => {
+  async (app: FastifyInstance, options: { db: Database; cookie: StaffCookie }) => {
     await app.register(cookie);
+    app.decorate('staffCookie', options.cookie);
     app.decorateRequest('staffSession', null);
 
     app.addHook('onRoute', (route) => {

@@ -12,13 +12,30 @@ let memberCount = 0;
 export const totpCode = (secret: string, stepsLater = 0, now = Date.now()) =>
   generateSync({ secret, epoch: Math.floor(now / 1000) + stepsLater * 30 });
 
+/** The staff cookie's names: beside the site, and on the back office's own https address. */
+const isStaffCookie = (name: string) => name === 'skyway_staff' || name === '__Host-skyway_staff';
+
 /** The value of the staff cookie that a reply set, if it set one. */
 export function staffCookieOf(response: LightMyRequestResponse): string | undefined {
-  return response.cookies.find((cookie) => cookie.name === 'skyway_staff')?.value;
+  return response.cookies.find((cookie) => isStaffCookie(cookie.name))?.value;
 }
 
-/** Calls the back office's API from one client address, with a cookie and a CSRF token when given. */
-export function adminCaller(app: () => FastifyInstance, address = newClientAddress()) {
+/** Where the back office is called: the Host header, and the cookie's name there. */
+export interface BackOfficeAddress {
+  host: string;
+  cookieName: string;
+}
+
+/**
+ * Calls the back office's API from one client address, with a cookie and a CSRF token when given;
+ * at the back office's own address when given (else inject's default host).
+ */
+export function adminCaller(
+  app: () => FastifyInstance,
+  address = newClientAddress(),
+  at?: BackOfficeAddress,
+) {
+  const cookieName = at?.cookieName ?? 'skyway_staff';
   return (
     method: InjectOptions['method'],
     path: string,
@@ -29,7 +46,8 @@ export function adminCaller(app: () => FastifyInstance, address = newClientAddre
       url: `${ADMIN_API_PREFIX}${path}`,
       ...(options.body === undefined ? {} : { payload: options.body }),
       headers: {
-        ...(options.cookie ? { cookie: `skyway_staff=${options.cookie}` } : {}),
+        ...(at ? { host: at.host } : {}),
+        ...(options.cookie ? { cookie: `${cookieName}=${options.cookie}` } : {}),
         ...(options.csrf ? { [CSRF_HEADER]: options.csrf } : {}),
         ...options.headers,
       },
@@ -58,13 +76,14 @@ export async function signedInStaff(
   app: FastifyInstance,
   database: DatabaseHandle,
   role: StaffRole,
+  at?: BackOfficeAddress,
 ): Promise<SignedInStaff> {
   memberCount += 1;
   const email = `staff${memberCount}-${role}@example.com`;
   const password = `staff password ${memberCount}`;
   const member = await createStaff(database.db, { email, role, language: 'en', invitedBy: null });
   const link = await issueSetupToken(database.db, member.id, new Date(Date.now() + 3_600_000));
-  const call = adminCaller(() => app);
+  const call = adminCaller(() => app, newClientAddress(), at);
   const info = await call('GET', `/setup/${link}`);
   const secret = info.json().data.totp_secret as string;
   const setup = await call('POST', `/setup/${link}`, { body: { password, code: totpCode(secret) } });
