@@ -233,7 +233,7 @@ describe('config', () => {
   });
 
   it('takes an origin of its own for the back office, never the site’s', () => {
-    expect(loadConfig({ ADMIN_PUBLIC_URL: 'https://admin.example.com/' }).adminPublicUrl).toBe(
+    expect(loadConfig({ ADMIN_PUBLIC_URL: 'https://Admin.Example.com:443/' }).adminPublicUrl).toBe(
       'https://admin.example.com',
     );
     expect(loadConfig({}).adminPublicUrl).toBeUndefined();

@@ -443,7 +443,7 @@ const configSchema = envSchema
      * The back office's own origin: when set, `/admin/` answers on that host alone and the staff
      * cookie is bound to it; unset, the back office is served on every host, beside the site.
      */
-    adminPublicUrl: env.ADMIN_PUBLIC_URL?.replace(/\/+$/, ''),
+    adminPublicUrl: env.ADMIN_PUBLIC_URL && new URL(env.ADMIN_PUBLIC_URL).origin,
     payments: {
       provider: env.PAYMENT_PROVIDER,
       /**
