@@ -56,10 +56,6 @@ export function newRecoveryCodes(): string[] {
  * (`xxxxx-xxxxx`) are hashed the same way, so they keep working until used.
  */
 export function hashRecoveryCode(code: string): string {
-  const normalized = code
-    .toLowerCase()
-    .replace(/[\s-]/g, '')
-    .replace(/o/g, '0')
-    .replace(/[il]/g, '1');
+  const normalized = code.toLowerCase().replace(/[\s-]/g, '').replace(/o/g, '0').replace(/[il]/g, '1');
   return createHash('sha256').update(`recovery:${normalized}`).digest('hex');
 }

@@ -217,7 +217,9 @@ describe('the back office: staff sign-in, sessions and roles', () => {
 
       // A code of 50 bits from before, stored as the server stored it then.
       const legacy = 'k3m9p-x7q2z';
-      const codeHash = createHash('sha256').update(`recovery:${legacy.replace('-', '')}`).digest('hex');
+      const codeHash = createHash('sha256')
+        .update(`recovery:${legacy.replace('-', '')}`)
+        .digest('hex');
       await t.database.db.insert(staffRecoveryCodes).values({ staffId: m.id, codeHash });
       const old = await signIn(legacy.toUpperCase());
       expect(old.statusCode).toBe(200);
