@@ -1,4 +1,5 @@
 import { api, query } from './api.ts';
+import { saveFile } from './download.ts';
 import type { Page } from './use-page-list.ts';
 
 /** At most this many rows go into one file: a narrower filter gets the rest. */
@@ -39,11 +40,6 @@ export async function exportCsv<Item>(
       .slice(0, EXPORT_MAX_ROWS)
       .map((item) => columns.map((column) => cell(column.value(item))).join(',')),
   ];
-  const blob = new Blob([`\uFEFF${lines.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' });
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = `${name}-${new Date().toISOString().slice(0, 10)}.csv`;
-  link.click();
-  URL.revokeObjectURL(link.href);
+  saveFile(name, 'csv', new Blob([`\uFEFF${lines.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' }));
   return Math.min(items.length, EXPORT_MAX_ROWS);
 }

@@ -13,14 +13,15 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Layout, Menu, Select, Space, Spin, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { Alert, Button, Dropdown, Layout, Menu, Select, Space, Spin, Typography } from 'antd';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { LANGUAGES, type Language } from '@skyway/shared/languages';
 import type { Permission } from '@skyway/shared/staff';
 import { api } from './api.ts';
 import { currentLanguage, setLanguage } from './i18n.ts';
+import { NewRecoveryCodesDialog } from './pages/new-recovery-codes.tsx';
 import { useCan, useSession, useSetSession } from './session.ts';
 
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', zh: '简体中文', tw: '繁體中文' };
@@ -66,9 +67,10 @@ export function ConsoleLayout() {
   const setSession = useSetSession();
   const navigate = useNavigate();
   const location = useLocation();
+  const [makingCodes, setMakingCodes] = useState(false);
   if (session.isPending) return <Spin style={{ display: 'block', marginTop: 120 }} />;
   if (!session.data) return <Navigate to="/sign-in" replace />;
-  const { staff } = session.data;
+  const { staff, old_recovery_codes_left: oldCodes } = session.data;
   const items = MENU.filter((item) => can(item.permission)).map((item) => ({
     key: item.path,
     icon: item.icon,
@@ -100,14 +102,37 @@ export function ConsoleLayout() {
           }}
         >
           <Space>
-            <Typography.Text data-testid="signed-in-as">
-              {staff.email} · {t(`role_${staff.role}`)}
-            </Typography.Text>
+            <Dropdown
+              trigger={['click']}
+              menu={{
+                items: [{ key: 'recovery-codes', label: t('newRecoveryCodes') }],
+                onClick: () => setMakingCodes(true),
+              }}
+            >
+              <Button type="text" data-testid="signed-in-as">
+                {staff.email} · {t(`role_${staff.role}`)}
+              </Button>
+            </Dropdown>
             <LanguageSelect />
             <Button onClick={() => void signOut()}>{t('signOut')}</Button>
           </Space>
         </Layout.Header>
         <Layout.Content style={{ padding: 24 }}>
+          {oldCodes > 0 && (
+            <Alert
+              type="warning"
+              showIcon
+              data-testid="old-recovery-codes"
+              title={t('oldRecoveryCodesNotice')}
+              action={
+                <Button size="small" onClick={() => setMakingCodes(true)}>
+                  {t('newRecoveryCodes')}
+                </Button>
+              }
+              style={{ marginBottom: 16 }}
+            />
+          )}
+          <NewRecoveryCodesDialog open={makingCodes} onClose={() => setMakingCodes(false)} />
           <Outlet />
         </Layout.Content>
       </Layout>

@@ -22,6 +22,17 @@ export const en = {
   recoveryCodesIntro:
     'Keep these recovery codes somewhere safe. Each works once in place of a code if you lose your phone. They are shown only now.',
   recoveryCodesSaved: 'I have saved them: sign in',
+  recoveryCodesCopy: 'Copy',
+  recoveryCodesCopied: 'Recovery codes copied',
+  recoveryCodesNotCopied: 'The browser did not allow copying: select the codes, or download them',
+  recoveryCodesDownload: 'Download',
+  recoveryCodesKept: 'I have saved them',
+  newRecoveryCodes: 'Make new recovery codes',
+  newRecoveryCodesMake: 'Make new codes',
+  newRecoveryCodesIntro:
+    'Ten new recovery codes take the place of all your current ones, which stop working. Confirm with your password and a code from your authenticator app.',
+  newRecoveryCodesDone: 'Your new recovery codes',
+  oldRecoveryCodesNotice: 'Your recovery codes are of an older, weaker kind: make new ones.',
   loading: 'Loading…',
   required: 'Required',
   save: 'Save',

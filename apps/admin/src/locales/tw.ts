@@ -23,6 +23,17 @@ export const tw: Texts = {
   recoveryCodesIntro:
     '請妥善儲存以下復原碼。手機遺失時，每個復原碼可代替驗證碼使用一次。復原碼僅顯示這一次。',
   recoveryCodesSaved: '我已儲存：前往登入',
+  recoveryCodesCopy: '複製',
+  recoveryCodesCopied: '復原碼已複製',
+  recoveryCodesNotCopied: '瀏覽器不允許複製：請手動選取復原碼，或下載儲存',
+  recoveryCodesDownload: '下載',
+  recoveryCodesKept: '我已儲存',
+  newRecoveryCodes: '產生新的復原碼',
+  newRecoveryCodesMake: '產生新復原碼',
+  newRecoveryCodesIntro:
+    '十個新的復原碼將取代您現有的全部復原碼，舊的復原碼隨即失效。請輸入您的密碼和驗證器中的驗證碼以確認。',
+  newRecoveryCodesDone: '您的新復原碼',
+  oldRecoveryCodesNotice: '您的復原碼是較早、較弱的一種：請產生新的復原碼。',
   loading: '載入中…',
   required: '必填',
   save: '儲存',

@@ -23,6 +23,17 @@ export const zh: Texts = {
   recoveryCodesIntro:
     '请妥善保存以下恢复码。手机丢失时，每个恢复码可代替验证码使用一次。恢复码仅显示这一次。',
   recoveryCodesSaved: '我已保存：去登录',
+  recoveryCodesCopy: '复制',
+  recoveryCodesCopied: '恢复码已复制',
+  recoveryCodesNotCopied: '浏览器不允许复制：请手动选中恢复码，或下载保存',
+  recoveryCodesDownload: '下载',
+  recoveryCodesKept: '我已保存',
+  newRecoveryCodes: '生成新的恢复码',
+  newRecoveryCodesMake: '生成新恢复码',
+  newRecoveryCodesIntro:
+    '十个新的恢复码将取代您现有的全部恢复码，旧的恢复码随即失效。请输入您的密码和身份验证器中的验证码以确认。',
+  newRecoveryCodesDone: '您的新恢复码',
+  oldRecoveryCodesNotice: '您的恢复码是较早、较弱的一种：请生成新的恢复码。',
   loading: '加载中…',
   required: '必填',
   save: '保存',

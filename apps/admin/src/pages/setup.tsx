@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, List, Spin, Typography } from 'antd';
+import { Alert, Button, Form, Input, Spin, Typography } from 'antd';
 import QRCode from 'qrcode';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { api, ApiError } from '../api.ts';
 import { AuthCard, TotpCodeItem } from './auth-card.tsx';
+import { RecoveryCodes } from './recovery-codes.tsx';
 
 interface SetupInfo {
   email: string;
@@ -47,15 +48,7 @@ export function SetupPage() {
     return (
       <AuthCard width={480}>
         <Typography.Title level={4}>{t('setupDone')}</Typography.Title>
-        <Typography.Paragraph>{t('recoveryCodesIntro')}</Typography.Paragraph>
-        <List
-          data-testid="recovery-codes"
-          bordered
-          size="small"
-          dataSource={codes}
-          renderItem={(code) => <List.Item style={{ fontFamily: 'monospace' }}>{code}</List.Item>}
-          style={{ marginBottom: 16 }}
-        />
+        <RecoveryCodes codes={codes} />
         <Button type="primary" block onClick={() => navigate('/sign-in')}>
           {t('recoveryCodesSaved')}
         </Button>

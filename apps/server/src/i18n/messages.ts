@@ -17,6 +17,7 @@ export const SUCCESS_MESSAGES = [
   'order_cancelled',
   'staff_set_up',
   'staff_invited',
+  'recovery_codes_replaced',
 ] as const;
 
 export type MessageKey = Reason | (typeof SUCCESS_MESSAGES)[number];
@@ -81,6 +82,8 @@ const en: Catalogue = {
   refund_refused: 'The payment provider refused the refund; its answer is kept with the refund',
   already_resolved: 'This item has been dealt with already',
   staff_set_up: 'Your staff account is ready; keep the recovery codes somewhere safe',
+  recovery_codes_replaced:
+    'New recovery codes made; your earlier ones no longer work. Keep these somewhere safe',
   staff_invited: 'Invitation sent',
   node_token_invalid: 'This node token is not valid; issue a new one in the back office',
   node_disabled: 'This node is disabled in the back office',
@@ -148,6 +151,7 @@ const zh: Catalogue = {
   refund_refused: '支付渠道拒绝了退款，其答复已随退款记录保存',
   already_resolved: '此事项已经处理过了',
   staff_set_up: '您的员工账号已就绪，请妥善保存恢复码',
+  recovery_codes_replaced: '已生成新的恢复码，之前的恢复码已失效，请妥善保存',
   staff_invited: '邀请已发送',
   node_token_invalid: '此节点令牌无效，请在后台重新生成',
   node_disabled: '此节点已在后台停用',
@@ -215,6 +219,7 @@ const tw: Catalogue = {
   refund_refused: '金流拒絕了退款，其答覆已隨退款紀錄保存',
   already_resolved: '此事項已經處理過了',
   staff_set_up: '您的員工帳號已就緒，請妥善保存復原碼',
+  recovery_codes_replaced: '已產生新的復原碼，先前的復原碼已失效，請妥善保存',
   staff_invited: '邀請已送出',
   node_token_invalid: '此節點權杖無效，請在後台重新產生',
   node_disabled: '此節點已在後台停用',

@@ -4,6 +4,7 @@ import {
   bigint,
   index,
   pgTable,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -56,6 +57,11 @@ export const staffRecoveryCodes = pgTable(
       .notNull()
       .references(() => staff.id, { onDelete: 'cascade' }),
     codeHash: text('code_hash').notNull(),
+    /**
+     * The code's random bits: 120 for every code written now; 50 for the codes given before they
+     * became long (a hash does not tell them apart), which the back office asks their member to replace.
+     */
+    bits: smallint('bits').notNull().default(50),
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
   (table) => [uniqueIndex('staff_recovery_codes_key').on(table.staffId, table.codeHash)],

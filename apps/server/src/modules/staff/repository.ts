@@ -13,6 +13,7 @@ import {
   type StaffSessionRow,
 } from '../../db/schema/index.ts';
 import { hashSessionToken, newSessionToken } from '../sessions/tokens.ts';
+import { RECOVERY_CODE_BITS } from './second-factor.ts';
 
 export const isStaffEmailClash = (error: unknown) => violatedConstraint(error) === 'staff_email_key';
 
@@ -120,10 +121,15 @@ export async function completeSetup(
     .update(staff)
     .set({ passwordHash: values.passwordHash, totpLastStep: values.totpStep, setUpAt: values.now })
     .where(eq(staff.id, staffId));
+  await replaceRecoveryCodes(tx, staffId, values.recoveryCodeHashes);
+}
+
+/** The member's recovery codes, used or not, give way to new ones of `RECOVERY_CODE_BITS` each. */
+export async function replaceRecoveryCodes(tx: Database, staffId: string, codeHashes: string[]) {
   await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.staffId, staffId));
   await tx
     .insert(staffRecoveryCodes)
-    .values(values.recoveryCodeHashes.map((codeHash) => ({ staffId, codeHash })));
+    .values(codeHashes.map((codeHash) => ({ staffId, codeHash, bits: RECOVERY_CODE_BITS })));
 }
 
 /**
@@ -155,12 +161,16 @@ export async function useRecoveryCode(db: Database, staffId: string, codeHash: s
   return rows.length === 1;
 }
 
-export async function countRecoveryCodesLeft(db: Database, staffId: string): Promise<number> {
+/** The member's unused recovery codes, and how many of them are of the shorter kind given before. */
+export async function countRecoveryCodesLeft(db: Database, staffId: string) {
   const [row] = await db
-    .select({ n: count() })
+    .select({
+      left: count(),
+      old: count(sql`case when ${staffRecoveryCodes.bits} < ${RECOVERY_CODE_BITS} then 1 end`),
+    })
     .from(staffRecoveryCodes)
     .where(and(eq(staffRecoveryCodes.staffId, staffId), isNull(staffRecoveryCodes.usedAt)));
-  return row?.n ?? 0;
+  return { left: row?.left ?? 0, old: row?.old ?? 0 };
 }
 
 /** Opens a session at a stage; its token goes in the cookie, only its hash in the table. */

@@ -6,7 +6,8 @@ import {
   secondFactorRequest,
   setupInfoSchema,
   setupParams,
-  setupReply,
+  recoveryCodesReply,
+  newRecoveryCodesRequest,
   setupRequest,
   staffInviteRequest,
   staffListQuery,
@@ -32,6 +33,7 @@ import {
   changeStaff,
   finishSetup,
   inviteStaff,
+  makeNewRecoveryCodes,
   resendInvite,
   SECOND_FACTOR_MINUTES,
   setupInfo,
@@ -55,6 +57,11 @@ export async function staffRoutes(
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff'];
 
+  async function recoveryCodesLeft(staffId: string) {
+    const { left, old } = await countRecoveryCodesLeft(db, staffId);
+    return { recovery_codes_left: left, old_recovery_codes_left: old };
+  }
+
   async function sessionReply(request: FastifyRequest, token: string) {
     const found = await findStaffSession(db, token);
     if (!found) throw new Error('the session just opened is gone');
@@ -63,7 +70,7 @@ export async function staffRoutes(
       csrf_token: csrfTokenOf(token),
       permissions: ALL_PERMISSIONS.filter((permission) => can(found.staff.role, permission)),
       expires_at: found.session.expiresAt.toISOString(),
-      recovery_codes_left: await countRecoveryCodesLeft(db, found.staff.id),
+      ...(await recoveryCodesLeft(found.staff.id)),
     };
   }
 
@@ -118,6 +125,19 @@ export async function staffRoutes(
     },
   );
 
+  routes.post(
+    '/session/recovery-codes',
+    {
+      config: { staff: 'signed_in' },
+      schema: { tags, body: newRecoveryCodesRequest, response: replies(recoveryCodesReply) },
+    },
+    async (request) => {
+      const { staff: member, actor } = signedInStaff(request);
+      const codes = await makeNewRecoveryCodes(options, actor, { member, ...request.body, now: new Date() });
+      return ok(request, { recovery_codes: codes }, 'recovery_codes_replaced');
+    },
+  );
+
   routes.get(
     '/setup/:token',
     {
@@ -131,7 +151,7 @@ export async function staffRoutes(
     '/setup/:token',
     {
       config: { staff: 'public' },
-      schema: { tags, params: setupParams, body: setupRequest, response: replies(setupReply) },
+      schema: { tags, params: setupParams, body: setupRequest, response: replies(recoveryCodesReply) },
     },
     async (request) => {
       const codes = await finishSetup(options, {

@@ -41,6 +41,8 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
  * hash per code, and its cost on every try, is not needed.
  */
 const RECOVERY_CODE_CHARS = 24;
+/** What a code of `newRecoveryCodes` holds; the codes given before held 50. */
+export const RECOVERY_CODE_BITS = RECOVERY_CODE_CHARS * 5;
 
 /** `RECOVERY_CODE_COUNT` codes of 120 random bits each, shown as six groups of four: `xxxx-xxxx-…`. */
 export function newRecoveryCodes(): string[] {

@@ -10,6 +10,7 @@ import type { Counters } from '../limits/counters.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import {
   completeSetup,
+  countRecoveryCodesLeft,
   createStaff,
   endStaffSession,
   endStaffSessions,
@@ -19,6 +20,7 @@ import {
   lockStaff,
   openStaffSession,
   recordStaffSignIn,
+  replaceRecoveryCodes,
   updateStaff,
   issueSetupToken,
   useRecoveryCode,
@@ -49,6 +51,24 @@ interface Client {
   ip: string;
   userAgent: string | undefined;
   now: Date;
+}
+
+const secondFactorKey = (memberId: string) => `staff-2fa:${memberId}`;
+
+/**
+ * Counts a try at the member's second factor, from any session or screen: past
+ * `SECOND_FACTOR_TRIES` in 15 minutes, the seconds until the window ends.
+ */
+async function countSecondFactorTry(counters: Counters, memberId: string): Promise<number | undefined> {
+  const tries = await counters.hit(secondFactorKey(memberId), 15 * 60);
+  return tries.count > SECOND_FACTOR_TRIES ? tries.resetIn : undefined;
+}
+
+/** Whether a TOTP code is good and its time step not used before; the step is then used. */
+async function spendTotpCode(db: Database, member: StaffRow, code: string, now: Date): Promise<boolean> {
+  if (!member.totpSecret) return false;
+  const step = await checkTotp(member.totpSecret, code, member.totpLastStep, now);
+  return step !== undefined && (await useTotpStep(db, member.id, step));
 }
 
 /**
@@ -93,21 +113,20 @@ export async function signInWithSecondFactor(
 ): Promise<string> {
   const { db, counters } = deps;
   const { member, now } = request;
-  const tries = await counters.hit(`staff-2fa:${member.id}`, 15 * 60);
-  if (tries.count > SECOND_FACTOR_TRIES) {
+  const retryAfter = await countSecondFactorTry(counters, member.id);
+  if (retryAfter !== undefined) {
     await endStaffSession(db, request.sessionId, now);
-    throw new AppError(429, 'too_many_requests', { retryAfter: tries.resetIn });
+    throw new AppError(429, 'too_many_requests', { retryAfter });
   }
   let passed = false;
-  if (request.code !== undefined && member.totpSecret) {
-    const step = await checkTotp(member.totpSecret, request.code, member.totpLastStep, now);
-    passed = step !== undefined && (await useTotpStep(db, member.id, step));
+  if (request.code !== undefined) {
+    passed = await spendTotpCode(db, member, request.code, now);
   } else if (request.recoveryCode !== undefined) {
     passed = await useRecoveryCode(db, member.id, hashRecoveryCode(request.recoveryCode), now);
   }
   if (!passed)
     throw new AppError(400, 'second_factor_invalid', { field: request.code ? 'code' : 'recovery_code' });
-  await counters.clear(`staff-2fa:${member.id}`);
+  await counters.clear(secondFactorKey(member.id));
   return db.transaction(async (tx) => {
     await endStaffSession(tx, request.sessionId, now);
     await recordStaffSignIn(tx, member.id, now);
@@ -182,6 +201,49 @@ export async function finishSetup(
         targetId: member.id,
         before: { status: 'invited' },
         after: { status: 'active' },
+      },
+      now,
+    );
+  });
+  return codes;
+}
+
+/**
+ * Ten new recovery codes for a signed-in member, in place of all theirs (the older, weaker kind
+ * included), in one transaction. A change to how they sign in, so their password and a current TOTP
+ * code are asked again, both counted as second-factor tries; a wrong one changes nothing. Answers the
+ * codes, shown this once; the audit row holds only how many there were.
+ */
+export async function makeNewRecoveryCodes(
+  deps: StaffDeps,
+  actor: StaffActor,
+  request: { member: StaffRow; password: string; code: string; now: Date },
+): Promise<string[]> {
+  const { db, counters } = deps;
+  const { member, now } = request;
+  const retryAfter = await countSecondFactorTry(counters, member.id);
+  if (retryAfter !== undefined) throw new AppError(429, 'too_many_requests', { retryAfter });
+  if (!member.passwordHash || !(await verifyPassword(member.passwordHash, request.password))) {
+    throw new AppError(400, 'credentials_invalid', { field: 'password' });
+  }
+  if (!(await spendTotpCode(db, member, request.code, now))) {
+    throw new AppError(400, 'second_factor_invalid', { field: 'code' });
+  }
+  await counters.clear(secondFactorKey(member.id));
+  const codes = newRecoveryCodes();
+  await db.transaction(async (tx) => {
+    await lockStaff(tx, member.id);
+    const before = await countRecoveryCodesLeft(tx, member.id);
+    await replaceRecoveryCodes(tx, member.id, codes.map(hashRecoveryCode));
+    await recordAudit(
+      tx,
+      actor,
+      {
+        action: 'staff.recovery_codes_replaced',
+        targetType: 'staff',
+        targetId: member.id,
+        before: { recovery_codes_left: before.left, old_recovery_codes_left: before.old },
+        after: { recovery_codes_left: codes.length, old_recovery_codes_left: 0 },
       },
       now,
     );

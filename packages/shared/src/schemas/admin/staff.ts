@@ -42,6 +42,8 @@ export const staffSessionSchema = z.object({
   expires_at: isoTime,
   /** How many of the recovery codes are left unused. */
   recovery_codes_left: z.number().int(),
+  /** How many of those are of the older, weaker kind (`xxxxx-xxxxx`): the member should make new ones. */
+  old_recovery_codes_left: z.number().int(),
 });
 
 /** What the set-up link's page shows: who is being set up, and the TOTP secret to scan. */
@@ -53,8 +55,8 @@ export const setupInfoSchema = z.object({
   totp_uri: z.string(),
 });
 export const setupRequest = z.object({ password: passwordField, code: totpCode });
-/** The recovery codes, shown this once. */
-export const setupReply = z.object({ recovery_codes: z.array(z.string()) });
+/** Ten new recovery codes, shown this once (at set-up, or when the member makes new ones). */
+export const recoveryCodesReply = z.object({ recovery_codes: z.array(z.string()) });
 export const setupParams = z.object({ token: z.string().min(20).max(100) });
 
 export const staffListQuery = listQuery.extend(sortQuery.shape);
@@ -67,3 +69,6 @@ export const staffInviteRequest = z.object({
 export const staffPatchRequest = z
   .object({ role: role.optional(), disabled: z.boolean().optional() })
   .refine((patch) => patch.role !== undefined || patch.disabled !== undefined, { path: ['role'] });
+
+/** New recovery codes for the signed-in member, in place of all theirs: their password and a current code. */
+export const newRecoveryCodesRequest = z.object({ password: z.string().min(1).max(128), code: totpCode });

@@ -1,0 +1,1 @@
+ALTER TABLE "staff_recovery_codes" ADD COLUMN "bits" smallint DEFAULT 50 NOT NULL;
