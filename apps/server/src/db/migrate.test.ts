@@ -36,6 +36,7 @@ describe('migrations', () => {
       'job_run_log',
       'job_runs',
       'mail_outbox',
+      'node_refusals',
       'node_reports',
       'nodes',
       'notice_reads',
