@@ -4,7 +4,13 @@ import { auditLog, providerNotices, trafficDiscrepancies } from './db/schema/ind
 import { createStaff, issueSetupToken } from './modules/staff/repository.ts';
 import { outboxMail } from './testing/outbox.ts';
 import { sandboxPayment } from './testing/payments.ts';
-import { adminCaller, type SignedInStaff, signedInStaff, totpCode } from './testing/staff.ts';
+import {
+  adminCaller,
+  type SignedInStaff,
+  signedInAMinuteAgo,
+  signedInStaff,
+  totpCode,
+} from './testing/staff.ts';
 import { signedInUser, startTestApp, type TestApp } from './testing/test-app.ts';
 
 const VLESS_TLS = {
@@ -74,6 +80,14 @@ describe('the audit log covers every changing route of the back office', () => {
         role: 'viewer',
       });
       return () => owner.call('POST', `/staff/${invited.json().data.id}/invitation`, {});
+    },
+    'POST /session/recovery-codes': async () => {
+      const member = await signedInAMinuteAgo(t.database, await signedInStaff(t.app, t.database, 'viewer'));
+      return () =>
+        member.call('POST', '/session/recovery-codes', {
+          password: member.password,
+          code: totpCode(member.secret),
+        });
     },
     'PATCH /staff/{id}': async () => {
       const { id } = await signedInStaff(t.app, t.database, 'viewer');

@@ -1,8 +1,10 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { generateSync } from 'otplib';
 import { CSRF_HEADER, type StaffRole } from '@skyway/shared/staff';
 import { ADMIN_API_PREFIX } from '../admin-api.ts';
 import type { DatabaseHandle } from '../db/client.ts';
+import { staff } from '../db/schema/index.ts';
 import { createStaff, issueSetupToken } from '../modules/staff/repository.ts';
 import { newClientAddress } from './test-app.ts';
 
@@ -108,4 +110,17 @@ export async function signedInStaff(
     csrf,
     call: (method, path, body) => call(method, path, { body, cookie, ...(method === 'GET' ? {} : { csrf }) }),
   };
+}
+
+/**
+ * Moves a member's last used TOTP step a minute back, as if they had signed in then: the code of the
+ * time step now is one they have not used (a code is good once).
+ */
+export async function signedInAMinuteAgo(
+  database: DatabaseHandle,
+  member: SignedInStaff,
+): Promise<SignedInStaff> {
+  const earlierStep = Math.floor(Date.now() / 30_000) - 2;
+  await database.db.update(staff).set({ totpLastStep: earlierStep }).where(eq(staff.id, member.id));
+  return member;
 }
