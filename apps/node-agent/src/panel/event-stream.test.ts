@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { NODE_API_VERSION } from '@skyway/shared/schemas/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryLogger } from '../log.ts';
 import { sleep } from '../lib/wait.ts';
@@ -57,7 +58,7 @@ describe('the event stream', () => {
   it('delivers the panel’s events and says when it is connected', async () => {
     let open: ServerResponse | undefined;
     const server = await startHttpServer((request, reply) => {
-      expect(request.headers).toMatchObject({ accept: 'text/event-stream', 'x-node-api': '1.1' });
+      expect(request.headers).toMatchObject({ accept: 'text/event-stream', 'x-node-api': NODE_API_VERSION });
       openStream(reply);
       reply.write(': hello\n\n');
       open = reply;

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { NODE_API_VERSION } from '@skyway/shared/schemas/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendEnvelope, startHttpServer } from '../testing/http-server.ts';
 import { freePort } from '../testing/ports.ts';
@@ -60,7 +61,7 @@ describe('the panel client', () => {
     expect(reply).toEqual({ changed: true, value: config, etag: '"config-1"' });
     expect(seen.at(-1)?.headers).toMatchObject({
       authorization: 'Bearer node-token-0123456789',
-      'x-node-api': '1.1',
+      'x-node-api': NODE_API_VERSION,
       'user-agent': 'skyway-node-agent/0.1.0',
     });
   });
