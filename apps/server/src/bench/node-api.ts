@@ -324,18 +324,24 @@ function deviceAddress(id: string): string {
   return `198.18.${hash[0] ?? 0}.${((hash[1] ?? 0) % 254) + 1}`;
 }
 
+/** How long each report covers, as an agent reports: a minute. */
+const REPORT_SECONDS = 60;
+
 /**
  * A report of `count` of the node's credentials, each with some bytes and the address it was live
- * from (which the panel also records and judges: one device per slot).
+ * from (which the panel also records and judges: one device per slot). Reports follow one another
+ * a minute each, ending `minutesAgo` minutes before now, and carry what a 10 Gbit/s line could in a
+ * minute (under 7.5 MB down and 0.75 MB up a credential, 10,000 of them): the panel refuses a report
+ * its node's line could not carry, and judges each on the time no earlier report covered.
  */
-function report(sequence: number, pool: string[], count: number): Report {
+function report(sequence: number, pool: string[], count: number, minutesAgo: number): Report {
   const ids = sample(pool, count);
-  const to = Math.floor(Date.now() / 1000);
+  const to = Math.floor(Date.now() / 1000) - minutesAgo * REPORT_SECONDS;
   return {
     sequence,
-    from: to - 60,
+    from: to - REPORT_SECONDS,
     to,
-    traffic: ids.map((id) => ({ id, upload: randomInt(1, 5_000_000), download: randomInt(1, 200_000_000) })),
+    traffic: ids.map((id) => ({ id, upload: randomInt(1, 750_000), download: randomInt(1, 7_500_000) })),
     addresses: ids.map((id) => ({ id, ips: [deviceAddress(id)] })),
   };
 }
@@ -439,15 +445,21 @@ try {
   const reports: number[] = [];
   let last: Report | undefined;
   for (let run = -WARM_UP; run < REPORT_RUNS; run++) {
-    last = report(firstSequence + sent.reports, pool, Math.min(REPORT_CREDENTIALS, pool.length));
-    const reply = await call<{ applied: boolean; sequence: number }>(
+    last = report(
+      firstSequence + sent.reports,
+      pool,
+      Math.min(REPORT_CREDENTIALS, pool.length),
+      REPORT_RUNS - 1 - run,
+    );
+    const reply = await call<{ applied: boolean; sequence: number; refused?: number; implausible?: boolean }>(
       origin,
       open.token,
       'POST',
       '/node/v1/report',
       last,
     );
-    if (!reply.data.applied || reply.data.sequence !== last.sequence)
+    const { applied, sequence, refused, implausible } = reply.data;
+    if (!applied || sequence !== last.sequence || refused !== undefined || implausible !== undefined)
       problems.push(`report ${last.sequence}: answered ${JSON.stringify(reply.data)}`);
     sent.reports += 1;
     for (const slot of last.traffic) {
