@@ -57,6 +57,19 @@ export function adminCaller(
     });
 }
 
+/** Signs a member in with a recovery code instead of the TOTP code: the second step's reply. */
+export async function signInWithRecoveryCode(
+  call: ReturnType<typeof adminCaller>,
+  member: Pick<SignedInStaff, 'email' | 'password'>,
+  recoveryCode: string,
+): Promise<LightMyRequestResponse> {
+  const first = await call('POST', '/session', { body: { email: member.email, password: member.password } });
+  return call('POST', '/session/second-factor', {
+    cookie: staffCookieOf(first),
+    body: { recovery_code: recoveryCode },
+  });
+}
+
 export interface SignedInStaff {
   id: string;
   email: string;

@@ -8,7 +8,7 @@ import {
   type SignedInStaff,
   signedInAMinuteAgo,
   signedInStaff,
-  staffCookieOf,
+  signInWithRecoveryCode,
   totpCode,
 } from '../../testing/staff.ts';
 import { SECOND_FACTOR_TRIES } from './service.ts';
@@ -36,14 +36,12 @@ describe('the back office: a member makes new recovery codes', () => {
     await t.database.db.insert(staffRecoveryCodes).values({ staffId, codeHash, bits: 50 });
   }
 
-  const signInWithRecoveryCode = async (m: SignedInStaff, recovery: string) => {
-    const call = adminCaller(() => t.app);
-    const first = await call('POST', '/session', { body: { email: m.email, password: m.password } });
-    return call('POST', '/session/second-factor', {
-      cookie: staffCookieOf(first),
-      body: { recovery_code: recovery },
-    });
-  };
+  const signInWith = (m: SignedInStaff, recovery: string) =>
+    signInWithRecoveryCode(
+      adminCaller(() => t.app),
+      m,
+      recovery,
+    );
 
   const codeHashesOf = async (staffId: string) =>
     (
@@ -84,15 +82,13 @@ describe('the back office: a member makes new recovery codes', () => {
       old_recovery_codes_left: 0,
     });
 
-    expect((await signInWithRecoveryCode(m, m.recoveryCodes[0] ?? '')).json().data.reason).toBe(
-      'second_factor_invalid',
-    );
-    expect((await signInWithRecoveryCode(m, 'k3m9p-x7q2z')).json().data.reason).toBe('second_factor_invalid');
-    const signedIn = await signInWithRecoveryCode(m, codes[3] ?? '');
+    expect((await signInWith(m, m.recoveryCodes[0] ?? '')).json().data.reason).toBe('second_factor_invalid');
+    expect((await signInWith(m, 'k3m9p-x7q2z')).json().data.reason).toBe('second_factor_invalid');
+    const signedIn = await signInWith(m, codes[3] ?? '');
     expect(signedIn.statusCode).toBe(200);
     expect(signedIn.json().data.recovery_codes_left).toBe(9);
     // Another member's codes are theirs still.
-    expect((await signInWithRecoveryCode(other, other.recoveryCodes[0] ?? '')).statusCode).toBe(200);
+    expect((await signInWith(other, other.recoveryCodes[0] ?? '')).statusCode).toBe(200);
 
     // The codes went in that one reply: not in the audit row, not in any log line.
     const [row] = (await auditOf(m.id)).filter((entry) => entry.action === 'staff.recovery_codes_replaced');
@@ -151,7 +147,7 @@ describe('the back office: a member makes new recovery codes', () => {
     });
     expect(limited.json()).toMatchObject({ code: 429, data: { reason: 'too_many_requests' } });
     expect(await codeHashesOf(m.id)).toEqual(before);
-    expect((await signInWithRecoveryCode(m, m.recoveryCodes[0] ?? '')).statusCode).toBe(429);
+    expect((await signInWith(m, m.recoveryCodes[0] ?? '')).statusCode).toBe(429);
   });
 
   it('is refused without the session or its CSRF header', async () => {

@@ -11,7 +11,13 @@ import {
   staffSetupTokens,
 } from '../../db/schema/index.ts';
 import { newClientAddress, startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { adminCaller, signedInStaff, staffCookieOf, totpCode } from '../../testing/staff.ts';
+import {
+  adminCaller,
+  signedInStaff,
+  signInWithRecoveryCode,
+  staffCookieOf,
+  totpCode,
+} from '../../testing/staff.ts';
 import { createStaff, issueSetupToken } from './repository.ts';
 import { inviteOwner, SECOND_FACTOR_TRIES } from './service.ts';
 
@@ -185,13 +191,7 @@ describe('the back office: staff sign-in, sessions and roles', () => {
     it('takes each recovery code once', async () => {
       const m = await member('support');
       const call = caller();
-      const signIn = async (recovery: string) => {
-        const first = await call('POST', '/session', { body: { email: m.email, password: m.password } });
-        return call('POST', '/session/second-factor', {
-          cookie: staffCookieOf(first),
-          body: { recovery_code: recovery },
-        });
-      };
+      const signIn = (recovery: string) => signInWithRecoveryCode(call, m, recovery);
       const used = m.recoveryCodes[0] ?? '';
       // Typed in capitals and without the dash, it is the same code.
       const ok = await signIn(used.toUpperCase().replace('-', ''));
@@ -203,13 +203,7 @@ describe('the back office: staff sign-in, sessions and roles', () => {
     it('reads the look-alikes o, i and l as 0 and 1, and keeps the shorter codes given before working once', async () => {
       const m = await member('viewer');
       const call = caller();
-      const signIn = async (recovery: string) => {
-        const first = await call('POST', '/session', { body: { email: m.email, password: m.password } });
-        return call('POST', '/session/second-factor', {
-          cookie: staffCookieOf(first),
-          body: { recovery_code: recovery },
-        });
-      };
+      const signIn = (recovery: string) => signInWithRecoveryCode(call, m, recovery);
       // Ten codes of 24 characters: one of them holds a 0 or a 1 but once in 10^7.
       const code = m.recoveryCodes.find((c) => /[01]/.test(c)) ?? '';
       const misread = await signIn(code.replace(/0/g, 'O').replace(/1/g, 'l').replace(/-/g, ' '));
