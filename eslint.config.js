@@ -4,10 +4,43 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { readdirSync } from 'node:fs';
 
-const webFeaturesDir = new URL('./apps/web/src/features/', import.meta.url);
-const webFeatures = readdirSync(webFeaturesDir, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
+/** The feature folders of a front end (the site, the back office), read from disk. */
+const featuresOf = (app) =>
+  readdirSync(new URL(`./apps/${app}/src/features/`, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+// Features never import each other and never the app layer; the app layer composes them. Imports
+// are relative, so one block per feature folder (read from disk, so a new feature is covered at
+// once) forbids both a path through `features/<other>` and a hop straight to a sibling `../<other>`.
+const featureWalls = (app) => {
+  const features = featuresOf(app);
+  return features.map((feature) => ({
+    files: [`apps/${app}/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `(^|/)features/(?!${feature}(/|$))`,
+              message: 'Features never import each other: compose them in src/app.',
+            },
+            ...(features.length > 1
+              ? [
+                  {
+                    regex: `^(\\.\\./)+(${features.filter((other) => other !== feature).join('|')})(/|$)`,
+                    message: 'Features never import each other: compose them in src/app.',
+                  },
+                ]
+              : []),
+            { regex: '^(\\.\\./)+app(/|$)', message: 'Features never import the app layer.' },
+          ],
+        },
+      ],
+    },
+  }));
+};
 
 export default tseslint.config(
   {
@@ -44,37 +77,31 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  // Features never import each other and never the app layer; the app layer composes them. Imports
-  // are relative, so one block per feature folder (read from disk, so a new feature is covered at
-  // once) forbids both a path through `features/<other>` and a hop straight to a sibling `../<other>`.
-  ...webFeatures.map((feature) => ({
-    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+  {
+    // The server's test files share their worker's modules (vitest.config.ts: isolate false), so a
+    // module mocked in one file would stay mocked in the next.
+    files: ['apps/server/{src,bench}/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-properties': [
         'error',
         {
-          patterns: [
-            {
-              regex: `(^|/)features/(?!${feature}(/|$))`,
-              message: 'Features never import each other: compose them in src/app.',
-            },
-            ...(webFeatures.length > 1
-              ? [
-                  {
-                    regex: `^(\\.\\./)+(${webFeatures.filter((other) => other !== feature).join('|')})(/|$)`,
-                    message: 'Features never import each other: compose them in src/app.',
-                  },
-                ]
-              : []),
-            { regex: '^(\\.\\./)+app(/|$)', message: 'Features never import the app layer.' },
-          ],
+          object: 'vi',
+          property: 'mock',
+          message: 'The server suite shares modules between files: pass a stand-in instead.',
+        },
+        {
+          object: 'vi',
+          property: 'doMock',
+          message: 'The server suite shares modules between files: pass a stand-in instead.',
         },
       ],
     },
-  })),
+  },
+  ...featureWalls('web'),
+  ...featureWalls('admin'),
   {
     // Shared code sits below the features and the app layer.
-    files: ['apps/web/src/{components,lib}/**/*.{ts,tsx}'],
+    files: ['apps/{web,admin}/src/{components,lib}/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -148,7 +148,7 @@ async function lighthouse(page) {
   return { scores, failed: [...new Set(runs.flatMap((r) => r.failed))], runsScores };
 }
 
-ensureWebBuild();
+await ensureWebBuild();
 const server = await startServer();
 let overBudget = false;
 try {

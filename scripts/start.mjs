@@ -12,7 +12,7 @@ import {
 } from './lib/project.mjs';
 
 ensureDependencies();
-ensureWebBuild();
-ensureAdminBuild();
-ensureServerBuild();
+await ensureWebBuild();
+await ensureAdminBuild();
+await ensureServerBuild();
 superviseChildren([serverProcess()]);

@@ -5,9 +5,14 @@ const databases = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pgl
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'bench/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    globalSetup: ['src/testing/migrated-database.global.ts'],
+    // The files share their worker's loaded modules instead of loading the app again each (the
+    // import was as long as the tests): every file opens its own app and database, and no file
+    // mocks a module.
+    isolate: false,
     projects: databases.map((database) => ({
       extends: true,
       test: { name: database, env: { TEST_DB: database } },

@@ -8,8 +8,8 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['src/faults/**/*.fault.ts'],
-    globalSetup: ['src/faults/global-setup.ts'],
+    include: ['faults/**/*.fault.ts'],
+    globalSetup: ['faults/global-setup.ts'],
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 180_000,

@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium.mjs';
-import { E2E_PORT } from './e2e/fixtures.ts';
+import { E2E_PORT, JOURNEY_SERVER_COMMAND } from '../server/src/testing/journey-fixtures.ts';
 
 const baseURL = `http://127.0.0.1:${E2E_PORT}`;
 
@@ -18,14 +18,16 @@ export default defineConfig({
     // English unless a journey asks otherwise: the first-load rule reads navigator.language.
     locale: 'en-US',
     viewport: { width: 1280, height: 800 },
-    trace: 'retain-on-failure',
+    // A failed journey's trace keeps its steps and the page's DOM at each; a film of the screen
+    // as well would have every journey's browser encode frames for the few that fail.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: false },
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   webServer: {
-    command: 'node --import tsx e2e/serve.ts',
+    command: JOURNEY_SERVER_COMMAND,
     url: `${baseURL}/healthz`,
     env: { E2E_PORT: String(E2E_PORT) },
-    // Never a server already on the port: the journeys need serve.ts's controls next to it.
+    // Never a server already on the port: the journeys need journey-server.ts's controls next to it.
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore',

@@ -1,7 +1,7 @@
 // Steps shared by `npm start`, `npm test` and `npm run dev`; plain Node so they run before any install.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '../..');
@@ -65,27 +65,33 @@ function hashTree(hash, target) {
   hash.update(readFileSync(target));
 }
 
-/** Runs a workspace's build unless its output was built from exactly the current sources. */
-function ensureBuild(workspace, inputs, what) {
+/**
+ * Runs a workspace's build unless its output was built from exactly the current sources; resolves
+ * once it is current. `stdio` is spawn's, for the build's output (the terminal unless told).
+ */
+async function ensureBuild(workspace, inputs, what, stdio = 'inherit') {
   const hash = createHash('sha256');
   for (const input of inputs) hashTree(hash, path.join(root, input));
   const digest = hash.digest('hex');
   const stamp = path.join(root, workspace, 'dist/.source-hash');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return;
-  console.log(`Building ${what}…`);
-  const result = spawnSync(npm, ['run', 'build', '-w', workspace], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`${what} build failed`);
+  // Where the build's own output goes: a step's kept log, or the terminal.
+  const line = `Building ${what}…\n`;
+  if (Array.isArray(stdio) && typeof stdio[1] === 'number') writeSync(stdio[1], line);
+  else process.stdout.write(line);
+  if ((await run(npm, ['run', 'build', '-w', workspace], { stdio })) !== 0)
+    throw new Error(`${what} build failed`);
   writeFileSync(stamp, digest);
 }
 
 /** Builds the web app unless dist was built from exactly the current sources. */
-export const ensureWebBuild = () => ensureBuild('apps/web', WEB_INPUTS, 'the web app');
+export const ensureWebBuild = (stdio) => ensureBuild('apps/web', WEB_INPUTS, 'the web app', stdio);
 
 /** Builds the back office unless dist was built from exactly the current sources. */
-export const ensureAdminBuild = () => ensureBuild('apps/admin', ADMIN_INPUTS, 'the back office');
+export const ensureAdminBuild = (stdio) => ensureBuild('apps/admin', ADMIN_INPUTS, 'the back office', stdio);
 
 /** Bundles the server unless dist was built from exactly the current sources. */
-export const ensureServerBuild = () => ensureBuild('apps/server', SERVER_INPUTS, 'the server');
+export const ensureServerBuild = (stdio) => ensureBuild('apps/server', SERVER_INPUTS, 'the server', stdio);
 
 /** Starts the compiled API server (`ensureServerBuild` first) with plain node and the caller's environment. */
 export function serverProcess(env = process.env) {

@@ -2,17 +2,15 @@ import nodePath from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 import { generateSync } from 'otplib';
 import type { Language } from '@skyway/shared/languages';
-import { controlPort, E2E_PORT } from '../../web/e2e/fixtures.ts';
+import { controlUrl } from '../../server/src/testing/journey-fixtures.ts';
 import { type Account, animationsSettled, callBody, freshAccount } from '../../web/e2e/support.ts';
-
-const control = (path: string) => `http://127.0.0.1:${controlPort(E2E_PORT)}${path}`;
 
 async function linkFrom(
   request: APIRequestContext,
   path: string,
   data: Record<string, string>,
 ): Promise<string> {
-  const reply = await request.post(control(path), { data });
+  const reply = await request.post(controlUrl(path), { data });
   expect(reply.ok(), await reply.text()).toBe(true);
   return ((await reply.json()) as { link: string }).link;
 }
@@ -96,7 +94,7 @@ export async function saveScreenshot(page: Page, name: string, language: Languag
 
 /** A buyer's order that the provider charged twice: the first payment paid it, the second gave no time. */
 export async function chargedTwice(request: APIRequestContext, orderId: string): Promise<void> {
-  const reply = await request.post(control('/payments/charged-twice'), { data: { order_id: orderId } });
+  const reply = await request.post(controlUrl('/payments/charged-twice'), { data: { order_id: orderId } });
   expect(reply.ok(), await reply.text()).toBe(true);
   expect(((await reply.json()) as { outcomes: string[] }).outcomes).toEqual(['credited', 'already_paid']);
 }

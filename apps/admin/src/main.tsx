@@ -1,6 +1,6 @@
 import { createRoot } from 'react-dom/client';
-import { App } from './app.tsx';
-import { initI18n, initialLanguage } from './i18n.ts';
+import { App } from './app/app.tsx';
+import { initI18n, initialLanguage } from './lib/i18n.ts';
 
 void initI18n(initialLanguage()).then(() => {
   const root = document.getElementById('root');

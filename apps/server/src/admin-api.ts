@@ -10,14 +10,16 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
 import { operationsRoutes } from './modules/operations/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
+import { gatewayAdminRoutes } from './modules/gateways/admin-routes.ts';
 import { settingsRoutes } from './modules/configuration/routes.ts';
 import { nodeRoutes } from './modules/nodes/routes.ts';
 import { noticeAdminRoutes } from './modules/notices/admin-routes.ts';
 import { salesRoutes } from './modules/sales/routes.ts';
 import { staffRoutes } from './modules/staff/routes.ts';
-import type { PaymentProvider } from './modules/orders/provider.ts';
+import type { GatewayProviders, PaymentProvider } from './modules/orders/provider.ts';
 import type { StaffDeps } from './modules/staff/service.ts';
-import { staffAuthPlugin, staffCookieFor } from './plugins/staff-auth.ts';
+import { staffCookieFor } from './modules/staff/signed-in-staff.ts';
+import { staffAuthPlugin } from './plugins/staff-auth.ts';
 
 export const ADMIN_API_PREFIX = '/admin/api/v1';
 
@@ -36,6 +38,10 @@ export async function adminApi(
     adminUrl: string | undefined;
     jobEverySeconds: Record<string, number>;
     provider: PaymentProvider;
+    /** The payment gateways, whose payments are refunded through them. */
+    gateways: GatewayProviders;
+    /** SECRETS_KEY: what the payment gateways' keys are sealed with. */
+    secretsKey: Buffer | undefined;
   },
 ): Promise<void> {
   const cookie = staffCookieFor(options.adminUrl);
@@ -59,10 +65,11 @@ export async function adminApi(
   await app.register(customerRoutes, { db });
   await app.register(settingsRoutes, { db });
   await app.register(operationsRoutes, { db, jobEverySeconds: options.jobEverySeconds });
-  await app.register(salesRoutes, { db, provider: options.provider });
+  await app.register(salesRoutes, { db, provider: options.provider, gateways: options.gateways });
   await app.register(nodeRoutes, { db });
   await app.register(noticeAdminRoutes, { db });
   await app.register(auditRoutes, { db });
+  await app.register(gatewayAdminRoutes, { db, secretsKey: options.secretsKey });
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/openapi.json',

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { count, eq, gt } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, providerNotices, trafficDiscrepancies } from './db/schema/index.ts';
 import { createStaff, issueSetupToken } from './modules/staff/repository.ts';
 import { outboxMail } from './testing/outbox.ts';
@@ -11,7 +12,8 @@ import {
   signedInStaff,
   totpCode,
 } from './testing/staff.ts';
-import { signedInUser, startTestApp, type TestApp } from './testing/test-app.ts';
+import { TEST_SECRETS_KEY } from './testing/gateways.ts';
+import { signedInUser, useTestApp } from './testing/test-app.ts';
 
 const VLESS_TLS = {
   protocol: 'vless',
@@ -35,8 +37,16 @@ const NOTICE = {
   body: { en: 'Tonight.', zh: '今晚。', tw: '今晚。' },
 };
 
+const EPAY_GATEWAY = {
+  kind: 'epay',
+  names: { en: 'Alipay', zh: '支付宝', tw: '支付寶' },
+  methods: ['alipay'],
+  settings: { url: 'https://pay.example.com', pid: '1000' },
+  keys: { key: 'probe-merchant-key' },
+};
+
 describe('the audit log covers every changing route of the back office', () => {
-  let t: TestApp;
+  const t = useTestApp({ SECRETS_KEY: TEST_SECRETS_KEY });
   let owner: SignedInStaff;
   const customer = async () => (await signedInUser(t.database)).user.id;
   const node = async () =>
@@ -44,19 +54,21 @@ describe('the audit log covers every changing route of the back office', () => {
       .id as string;
   const announcement = async () =>
     (await owner.call('POST', '/announcements', NOTICE)).json().data.id as string;
+  const gateway = async () => (await owner.call('POST', '/gateways', EPAY_GATEWAY)).json().data.id as string;
   const inbound = async () =>
     (await owner.call('POST', `/nodes/${await node()}/inbounds`, VLESS_TLS)).json().data.id as string;
 
   beforeAll(async () => {
-    t = await startTestApp();
     owner = await signedInStaff(t.app, t.database, 'owner');
   });
-  afterAll(() => t.close());
 
   /** The member's own session and sign-in are not changes to the business: the log keeps changes. */
   const SESSION_ROUTES = ['POST /session', 'POST /session/second-factor', 'DELETE /session'];
-  /** Posted for the size of what they read, and changing nothing: a notice's preview. */
-  const READING_ROUTES = ['POST /announcements/preview'];
+  /**
+   * Posted for the size of what they read, or to ask a gateway something, and changing nothing: a
+   * notice's preview, a gateway's key test.
+   */
+  const READING_ROUTES = ['POST /announcements/preview', 'POST /gateways/{id}/test'];
 
   const probes: Record<string, Probe> = {
     'POST /setup/{token}': async () => {
@@ -119,9 +131,20 @@ describe('the audit log covers every changing route of the back office', () => {
       const id = await sandboxPayment(t);
       return () => owner.call('POST', `/payments/${id}/refund`, { time: 'take_back', reason: 'audit probe' });
     },
+    'POST /payments/{id}/refund-outside': async () => {
+      // A gateway's payment: the site's own provider's are refunded through it.
+      const id = await sandboxPayment(t, 0, `epay:${randomUUID()}`);
+      return () =>
+        owner.call('POST', `/payments/${id}/refund-outside`, { time: 'keep', reason: 'audit probe' });
+    },
     'POST /payments/{id}/settle': async () => {
       const id = await sandboxPayment(t, 100);
       return () => owner.call('POST', `/payments/${id}/settle`, { reason: 'audit probe' });
+    },
+    'POST /gateways': async () => () => owner.call('POST', '/gateways', EPAY_GATEWAY),
+    'PATCH /gateways/{id}': async () => {
+      const id = await gateway();
+      return () => owner.call('PATCH', `/gateways/${id}`, { enabled: false });
     },
     'POST /nodes': async () => () =>
       owner.call('POST', '/nodes', { name: 'Tokyo 1', region: 'JP', host: 'jp1.example.com' }),

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS, type Permission, STAFF_ROLES, type StaffRole } from '@skyway/shared/staff';
 import { outboxMail } from './testing/outbox.ts';
 import { sandboxPayment } from './testing/payments.ts';
 import { adminCaller, type SignedInStaff, signedInStaff } from './testing/staff.ts';
-import { signedInUser, startTestApp, type TestApp } from './testing/test-app.ts';
+import { signedInUser, useTestApp } from './testing/test-app.ts';
 
 /*
  * The permission matrix of packages/shared/src/staff.ts, cell by cell, through the real routes:
@@ -11,7 +11,7 @@ import { signedInUser, startTestApp, type TestApp } from './testing/test-app.ts'
  * permission. A permission without a probe here does not compile.
  */
 describe('the permission matrix, cell by cell through the routes', () => {
-  let t: TestApp;
+  const t = useTestApp();
   const members = new Map<StaffRole, SignedInStaff>();
   const member = (role: StaffRole) => signedInStaff(t.app, t.database, role);
   const customer = async () => (await signedInUser(t.database)).user.id;
@@ -20,10 +20,8 @@ describe('the permission matrix, cell by cell through the routes', () => {
   const payment = (short = 0) => sandboxPayment(t, short);
 
   beforeAll(async () => {
-    t = await startTestApp();
     for (const role of STAFF_ROLES) members.set(role, await member(role));
   });
-  afterAll(() => t.close());
 
   const probes: Record<Permission, (m: SignedInStaff) => ReturnType<SignedInStaff['call']>> = {
     'dashboard.view': (m) => m.call('GET', '/dashboard?tz_offset=-480'),
@@ -60,6 +58,7 @@ describe('the permission matrix, cell by cell through the routes', () => {
     'attention.resolve': async (m) =>
       m.call('POST', `/payments/${await payment(100)}/settle`, { reason: 'probe of the matrix' }),
     'audit.view': (m) => m.call('GET', '/audit'),
+    'gateways.edit': (m) => m.call('GET', '/gateways'),
   };
 
   for (const role of STAFF_ROLES) {

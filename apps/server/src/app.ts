@@ -3,32 +3,26 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
-import { z } from 'zod';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
-import { EXPIRY_REMINDERS_JOB, runExpiryReminders } from './jobs/expiry-reminders.ts';
-import { NOTICE_MAIL_JOB, runNoticeMail } from './jobs/notice-mail.ts';
-import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from './jobs/inactive-accounts.ts';
-import { lastFinishedJobs, logJobRun } from './jobs/job-runs-repository.ts';
-import { ORDERS_JOB, runOrdersJob } from './jobs/orders.ts';
-import { type ScheduleOptions, scheduleJob } from './jobs/scheduler.ts';
+import { scheduledJobs, startJobs } from './jobs/scheduled-jobs.ts';
 import { ADMIN_API_PREFIX, adminApi } from './admin-api.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
-import { DASHBOARD_JOB, rollUpDashboard } from './modules/dashboard/service.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { noticeRoutes } from './modules/notices/routes.ts';
 import { createNodeEvents } from './modules/node-api/events.ts';
-import { reconcileTraffic, TRAFFIC_RECONCILE_JOB } from './modules/traffic/reconcile.ts';
 import { nodeApiRoutes } from './modules/node-api/routes.ts';
 import { uniproxyRoutes } from './modules/uniproxy/routes.ts';
 import { invitationRoutes } from './modules/invitations/routes.ts';
 import { createFetchLog } from './modules/subscriptions/fetch-log.ts';
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts';
 import { createLimitCounters } from './modules/limits/counters.ts';
-import { createMailer, MAIL_JOB } from './modules/mail/mailer.ts';
+import { createMailer } from './modules/mail/mailer.ts';
 import { mailBacklog } from './modules/mail/repository.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { paymentRoutes, createPaymentProvider } from './modules/payments/payments.ts';
+import { createGatewayProviders } from './modules/payments/gateway-providers.ts';
+import { checkSecretsKey } from './modules/gateways/service.ts';
 import { siteRoutes } from './modules/site/routes.ts';
 import { unsubscribeRoutes } from './modules/unsubscribe/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
@@ -39,8 +33,11 @@ import { authPlugin } from './plugins/auth.ts';
 import { clientErrorHandler } from './plugins/client-errors.ts';
 import { backOfficeHostPlugin } from './plugins/back-office-host.ts';
 import { bodiesPlugin } from './plugins/bodies.ts';
-import { replySchemasPlugin, sendError } from './plugins/envelope.ts';
-import { AppError, errorsPlugin } from './plugins/errors.ts';
+import { healthPlugin } from './plugins/health.ts';
+import { sendError } from './http/envelope.ts';
+import { AppError } from './http/errors.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { replySchemasPlugin } from './plugins/reply-schemas.ts';
 import { securityHeadersPlugin, setSecurityHeaders } from './plugins/security-headers.ts';
 import { signingPlugin } from './plugins/signing.ts';
 import { createMetrics, metricsPlugin } from './plugins/metrics.ts';
@@ -49,18 +46,6 @@ import { loadSubscriptionKey } from './lib/subscription-key.ts';
 import { logSerializers } from './lib/log-redaction.ts';
 import { isBackOfficePage, isSitePage, registerSpa } from './plugins/spa.ts';
 import { connectRedis } from './redis.ts';
-
-const dependencyState = z.enum(['ok', 'degraded', 'down', 'off']);
-
-/** Reply of `GET /healthz`, for load balancers and operators (not a call: no envelope). */
-const healthReply = z.object({
-  status: z.enum(['ok', 'degraded', 'unavailable']),
-  database: z.enum(['pglite', 'postgres']),
-  dependencies: z.object({ database: dependencyState, redis: dependencyState, mail: dependencyState }),
-  /** When each job last finished on any instance (ISO time, null = never); absent with a 503. */
-  jobs: z.record(z.string(), z.string().nullable()).optional(),
-});
-const healthReplies = { 200: healthReply, 503: healthReply };
 
 export interface BuildOptions {
   config: Config;
@@ -129,6 +114,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     }));
   await database.migrate();
   const { db } = database;
+  await checkSecretsKey(db, config.payments.secretsKey, config.env);
   const redis = await connectRedis(config.redisUrl, app.log);
   const counters = createLimitCounters(redis, app.log);
   const mailer = createMailer({
@@ -176,28 +162,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(authPlugin, { db, accountChanges: database.accountChanges });
   await app.register(replySchemasPlugin);
 
-  app.get('/healthz', { schema: { response: healthReplies } }, async (request, reply) => {
-    const others = { redis: counters.state(), mail: mailer.state() };
-    try {
-      // One query, which is also the probe of the database.
-      const finished = await lastFinishedJobs(db, [INACTIVE_ACCOUNTS_JOB, ORDERS_JOB]);
-      const jobs = Object.fromEntries(
-        Object.entries(finished).map(([name, at]) => [name, at?.toISOString() ?? null]),
-      );
-      // A degraded dependency leaves the instance serving (limits per instance, mail queued), so a
-      // load balancer keeps it: only the database decides between 200 and 503.
-      const status = Object.values(others).includes('degraded') ? 'degraded' : 'ok';
-      // Jobs run on whichever instance gets to them: this says when any of them last finished one.
-      return { status, database: database.kind, dependencies: { database: 'ok', ...others }, jobs };
-    } catch (error) {
-      request.log.error({ err: error }, 'health check failed');
-      return reply.code(503).send({
-        status: 'unavailable',
-        database: database.kind,
-        dependencies: { database: 'down', ...others },
-      });
-    }
-  });
+  await app.register(healthPlugin, { database, counters, mailer });
 
   await app.register(siteRoutes, { config });
   await app.register(userRoutes);
@@ -231,59 +196,26 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(uniproxyRoutes, { db });
   const provider = createPaymentProvider(config);
+  const gateways = createGatewayProviders(db, config.payments.secretsKey);
   await app.register(orderRoutes, {
     db,
     provider,
+    gateways,
     counters,
     log: app.log,
     publicUrl: config.payments.publicUrl,
   });
-  await app.register(paymentRoutes, { db, config });
-  // The scheduled jobs, each on every instance that does not turn it off (0); they lock in the database.
-  const jobs: {
-    name: string;
-    everySeconds: number;
-    run: (now: Date) => Promise<unknown>;
-    options?: ScheduleOptions;
-  }[] = [
-    {
-      name: INACTIVE_ACCOUNTS_JOB,
-      everySeconds: config.inactiveAccountsEveryMinutes * 60,
-      run: (now) => runInactiveAccounts({ db, mailer, now }),
-    },
-    // Every few seconds on every instance: its runs are logged at debug, failures still as errors.
-    {
-      name: MAIL_JOB,
-      everySeconds: config.mailEverySeconds,
-      run: () => mailer.deliverDue(),
-      options: { finishedLogLevel: 'debug' },
-    },
-    {
-      name: EXPIRY_REMINDERS_JOB,
-      everySeconds: config.remindersEveryMinutes * 60,
-      run: (now) => runExpiryReminders({ db, mailer, now, origin: siteOrigin, subscriptionKey }),
-    },
-    {
-      name: NOTICE_MAIL_JOB,
-      everySeconds: config.noticeMailEveryMinutes * 60,
-      run: (now) => runNoticeMail({ db, mailer, now, origin: siteOrigin, subscriptionKey }),
-    },
-    {
-      name: ORDERS_JOB,
-      everySeconds: config.ordersEveryMinutes * 60,
-      run: (now) => runOrdersJob({ db, provider, log: app.log }, now),
-    },
-    {
-      name: DASHBOARD_JOB,
-      everySeconds: config.dashboardEveryMinutes * 60,
-      run: (now) => rollUpDashboard(db, now),
-    },
-    {
-      name: TRAFFIC_RECONCILE_JOB,
-      everySeconds: config.trafficReconcileEveryMinutes * 60,
-      run: (now) => reconcileTraffic(db, now),
-    },
-  ];
+  await app.register(paymentRoutes, { db, config, counters });
+  const jobs = scheduledJobs({
+    config,
+    db,
+    mailer,
+    provider,
+    gateways,
+    log: app.log,
+    siteOrigin,
+    subscriptionKey,
+  });
 
   await app.register(adminApi, {
     prefix: ADMIN_API_PREFIX,
@@ -295,29 +227,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     adminUrl: config.adminPublicUrl,
     jobEverySeconds: Object.fromEntries(jobs.map((job) => [job.name, job.everySeconds])),
     provider,
+    gateways,
+    secretsKey: config.payments.secretsKey,
   });
 
-  const schedule = (
-    name: string,
-    everyMs: number,
-    run: (now: Date) => Promise<unknown>,
-    options: ScheduleOptions = {},
-  ) =>
-    scheduleJob(app, name, everyMs, run, {
-      ...options,
-      onFinished: async (run) => {
-        metrics.jobFinished(name, run.succeeded, run.finishedAt);
-        // The back office's jobs screen; a run whose log cannot be written (the database away) is
-        // still in the server's log.
-        await logJobRun(db, run).catch((error: unknown) =>
-          app.log.warn({ err: error, job: name }, 'could not log the job run'),
-        );
-      },
-    });
-
-  for (const job of jobs) {
-    if (job.everySeconds > 0) schedule(job.name, job.everySeconds * 1000, job.run, job.options);
-  }
+  startJobs(app, db, jobs);
 
   // The first owner while the server runs: `invite-owner` asks this server when it holds the
   // embedded database (on PostgreSQL the command opens the database itself, beside the servers).

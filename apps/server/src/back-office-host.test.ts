@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_API_PREFIX } from './admin-api.ts';
 import { mailOutbox } from './db/schema/index.ts';
 import { type BackOfficeAddress, signedInStaff } from './testing/staff.ts';
-import { newClientAddress, startTestApp, type TestApp } from './testing/test-app.ts';
+import { newClientAddress, useTestApp } from './testing/test-app.ts';
 
 const SITE = 'shop.example';
 const BACK_OFFICE = 'admin.example';
@@ -33,15 +33,8 @@ describe('the back office on an address of its own (ADMIN_PUBLIC_URL)', () => {
     ADMIN_PUBLIC_URL: `https://${BACK_OFFICE}`,
     TRUST_PROXY: PROXY,
   };
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp(env);
-  });
-  afterAll(async () => {
-    await t.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const t = useTestApp(env);
 
   const get = (url: string, headers: Record<string, string> = {}, remoteAddress = newClientAddress()) =>
     t.app.inject({ method: 'GET', url, headers, remoteAddress });

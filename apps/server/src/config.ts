@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { PAY_METHODS, PERIOD_NAMES, type Period } from '@skyway/shared/plans';
+import { CARD_PROVIDER_METHODS, PERIOD_NAMES, type Period } from '@skyway/shared/plans';
 import { PLATFORMS, type Download, type Platform } from '@skyway/shared/site';
 
 export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
@@ -168,6 +168,12 @@ const envSchema = z.object({
       )
       .optional(),
   ),
+  SECRETS_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'expected 64 hex characters (32 random bytes: `openssl rand -hex 32`)')
+      .optional(),
+  ),
   STRIPE_SECRET_KEY: optionalText.pipe(
     z
       .string()
@@ -180,15 +186,15 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText.pipe(
     z.string().startsWith('whsec_', "expected the webhook endpoint's signing secret (whsec_…)").optional(),
   ),
-  // The site's PAY_METHODS are Stripe Checkout's own names (Alipay and WeChat Pay need enabling in
-  // Stripe); kept in PAY_METHODS order, the order the buy page offers them in.
+  // The site's CARD_PROVIDER_METHODS are Stripe Checkout's own names (Alipay and WeChat Pay need
+  // enabling in Stripe); kept in their order, the order the buy page offers them in.
   STRIPE_PAYMENT_METHODS: z
     .string()
     .trim()
     .default('card')
     .transform((value) => value.split(',').map((method) => method.trim()))
-    .pipe(z.array(z.enum(PAY_METHODS)).min(1))
-    .transform((methods) => PAY_METHODS.filter((method) => methods.includes(method))),
+    .pipe(z.array(z.enum(CARD_PROVIDER_METHODS)).min(1))
+    .transform((methods) => CARD_PROVIDER_METHODS.filter((method) => methods.includes(method))),
   STRIPE_API_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   ORDERS_EVERY_MINUTES: z.coerce.number().int().min(0).default(1),
   DASHBOARD_EVERY_MINUTES: z.coerce.number().int().min(0).default(5),
@@ -460,6 +466,11 @@ const configSchema = envSchema
         apiUrl: env.STRIPE_API_URL,
       },
       apple: appleConfig(env),
+      /**
+       * The key the payment gateways' keys are encrypted with (AES-256-GCM), the same on every
+       * instance; unset, no gateway can be saved (modules/gateways/secrets.ts).
+       */
+      secretsKey: env.SECRETS_KEY ? Buffer.from(env.SECRETS_KEY, 'hex') : undefined,
     },
     /** How often unpaid orders past their deadline are closed; 0 turns it off on this instance. */
     ordersEveryMinutes: env.ORDERS_EVERY_MINUTES,

@@ -1,17 +1,15 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { issueSetupToken } from './modules/staff/repository.ts';
 import { unsubscribeToken } from './modules/unsubscribe/tokens.ts';
 import { adminCaller, type SignedInStaff, signedInStaff } from './testing/staff.ts';
 import { payingCustomer } from './testing/customers.ts';
+import { startAlipayServer } from './testing/alipay-server.ts';
+import { startEpayServer } from './testing/epay-server.ts';
+import { startEpusdtServer } from './testing/epusdt-server.ts';
+import { addAlipayGateway, addEpayGateway, addEpusdtGateway, TEST_SECRETS_KEY } from './testing/gateways.ts';
 import { formsOf } from './testing/secret-forms.ts';
-import {
-  newClientAddress,
-  startTestApp,
-  TEST_SUBSCRIPTION_KEY,
-  type TestApp,
-  webCaller,
-} from './testing/test-app.ts';
+import { newClientAddress, TEST_SUBSCRIPTION_KEY, useTestApp, webCaller } from './testing/test-app.ts';
 
 const secret = (label: string) => `${label}-${randomBytes(12).toString('hex')}`;
 const METRICS_TOKEN = secret('metrics');
@@ -30,7 +28,18 @@ describe('the log holds no secret', () => {
     secrets.set(value, label);
     return value;
   };
-  let t: TestApp;
+  const t = useTestApp(
+    {
+      METRICS_TOKEN,
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: STRIPE_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      PUBLIC_URL: 'https://vpn.example.com',
+      ORDERS_EVERY_MINUTES: '0',
+      SECRETS_KEY: TEST_SECRETS_KEY,
+    },
+    { log: { write: (line: string) => void lines.push(line) } },
+  );
   let admin: SignedInStaff;
   const web = webCaller(
     () => t.app,
@@ -43,19 +52,7 @@ describe('the log holds no secret', () => {
     remember('metrics token', METRICS_TOKEN);
     remember('Stripe webhook secret', WEBHOOK_SECRET);
     remember('Stripe key', STRIPE_KEY);
-    t = await startTestApp(
-      {
-        METRICS_TOKEN,
-        PAYMENT_PROVIDER: 'stripe',
-        STRIPE_SECRET_KEY: STRIPE_KEY,
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        PUBLIC_URL: 'https://vpn.example.com',
-        ORDERS_EVERY_MINUTES: '0',
-      },
-      undefined,
-      undefined,
-      { write: (line: string) => void lines.push(line) },
-    );
+    remember('SECRETS_KEY', TEST_SECRETS_KEY);
     admin = await signedInStaff(t.app, t.database, 'owner');
     remember('staff session cookie', admin.cookie);
     remember('CSRF token', admin.csrf);
@@ -63,8 +60,6 @@ describe('the log holds no secret', () => {
     remember('TOTP secret', admin.secret);
     for (const code of admin.recoveryCodes) remember('recovery code', code);
   });
-  let closed = false;
-  afterAll(() => (closed ? undefined : t?.close()));
 
   it('keeps every token, cookie, key and signature it was given out of every line', async () => {
     // A back office set-up link, opened as a page and as a call, and refused with a bad body.
@@ -137,13 +132,65 @@ describe('the log holds no secret', () => {
     });
     expect(refused.statusCode).toBe(400);
 
+    // An Epay gateway added with its key, its keys tested, and its notify, signed and refused.
+    const epay = await startEpayServer();
+    try {
+      remember('Epay merchant key', epay.key);
+      const gatewayId = await addEpayGateway(admin, epay);
+      expect((await admin.call('POST', `/gateways/${gatewayId}/test`, {})).statusCode).toBe(200);
+      await admin.call('PATCH', `/gateways/${gatewayId}`, { keys: { key: epay.key } });
+      const fields = epay.notifyFields('20260101000000nosuchorder');
+      expect((await get(`/pay/epay/${gatewayId}/notify?${new URLSearchParams(fields)}`)).body).toBe(
+        'success',
+      );
+      const forged = epay.notifyFields('20260101000000nosuchorder', {}, 'another-key');
+      expect((await get(`/pay/epay/${gatewayId}/notify?${new URLSearchParams(forged)}`)).body).toBe('fail');
+    } finally {
+      await epay.close();
+    }
+
+    // A USDT gateway the same way: added with its token, tested, its callback signed and refused.
+    const epusdt = await startEpusdtServer();
+    try {
+      remember('EPUSDT API token', epusdt.token);
+      const gatewayId = await addEpusdtGateway(admin, epusdt);
+      expect((await admin.call('POST', `/gateways/${gatewayId}/test`, {})).json().data.result).toBe('ok');
+      const notify = (payload: object) =>
+        t.app.inject({ method: 'POST', url: `/pay/usdt/${gatewayId}/notify`, payload });
+      expect((await notify(epusdt.callback('20260101000000nosuchorder'))).body).toBe('ok');
+      expect((await notify(epusdt.callback('20260101000000nosuchorder', {}, 'another'))).body).toBe('fail');
+    } finally {
+      await epusdt.close();
+    }
+
+    // An Alipay face-to-face gateway added with its private key, its keys tested and replaced, and
+    // its notify, signed and refused.
+    const alipay = await startAlipayServer();
+    try {
+      remember('Alipay app private key', alipay.appPrivateKey);
+      const gatewayId = await addAlipayGateway(admin, alipay);
+      expect((await admin.call('POST', `/gateways/${gatewayId}/test`, {})).json().data.result).toBe('ok');
+      await admin.call('PATCH', `/gateways/${gatewayId}`, { keys: { private_key: alipay.appPrivateKey } });
+      const notify = (fields: Record<string, string>) =>
+        t.app.inject({
+          method: 'POST',
+          url: `/pay/alipay/${gatewayId}/notify`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams(fields).toString(),
+        });
+      const fields = alipay.notifyFields('20260101000000nosuchorder');
+      expect((await notify(fields)).body).toBe('success');
+      expect((await notify({ ...fields, total_amount: '0.01' })).body).toBe('fail');
+    } finally {
+      await alipay.close();
+    }
+
     // The invitation's mail, written to the log (no SMTP here), arrives with its link hidden.
     await vi.waitFor(() => expect(lines.join('')).toContain('"to":"new-admin@example.com"'));
     const mail = lines.find((line) => line.includes('"to":"new-admin@example.com"'));
     expect(mail).toContain('/admin/setup/[redacted]');
 
     await t.close();
-    closed = true;
     const log = lines.join('');
     expect(log).toContain('/s/[redacted]');
     expect(log).toContain('token=[redacted]');

@@ -1,11 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServerProcess } from './testing/server-process.ts';
-import { createServerDatabase, testDatabaseKind } from './testing/test-database.ts';
+import { createServerDatabase, migratedDataDir, testDatabaseKind } from './testing/test-database.ts';
 
 const serverFile = path.resolve(import.meta.dirname, 'server.ts');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -20,8 +18,8 @@ async function databaseEnv(): Promise<Record<string, string>> {
     cleanups.push(created.drop);
     return { DATABASE_URL: created.url };
   }
-  const dir = mkdtempSync(path.join(tmpdir(), 'skyway-data-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const { dir, remove } = await migratedDataDir('skyway-data-');
+  cleanups.push(remove);
   return { DATA_DIR: dir };
 }
 
@@ -33,7 +31,8 @@ function readReply(socket: net.Socket): Promise<string> {
   });
 }
 
-describe('the server process', () => {
+// Each test starts a real process through tsx: on two busy cores its start alone took up to 20 s.
+describe('the server process', { timeout: 60_000 }, () => {
   it('refuses to start on bad configuration and lists every bad key', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', serverFile], {
       env: { PATH: process.env.PATH, PORT: 'abc', SUPPORT_EMAIL: 'not-an-address' },

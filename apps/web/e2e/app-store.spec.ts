@@ -1,5 +1,5 @@
 import { formatDateTime } from '@skyway/shared/dates';
-import { E2E_APP_STORE } from './fixtures.ts';
+import { E2E_APP_STORE } from '../../server/src/testing/journey-fixtures.ts';
 import {
   expect,
   expectNoAccessibilityViolations,

@@ -2,7 +2,7 @@ import { HTML_LANG, LANGUAGES, type Language } from '@skyway/shared/languages';
 import type { Page } from '@playwright/test';
 import { expect, type Json, locale, saveScreenshot, test, useLanguage } from './support.ts';
 
-// What the server that serve.ts starts is configured with (the defaults).
+// What the server that journey-server.ts starts is configured with (the defaults).
 const SITE = 'Skyway';
 const EMAIL = 'support@example.com';
 

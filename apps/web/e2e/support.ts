@@ -8,12 +8,9 @@ import type { SessionUser, User, UserInfo } from '@skyway/shared/user';
 import { STORAGE_KEYS } from '../src/lib/storage-keys.ts';
 import type { Language } from '@skyway/shared/languages';
 import type { SETTINGS } from '@skyway/shared/schemas/admin/settings';
-import { controlPort, E2E_PORT } from './fixtures.ts';
+import { controlUrl } from '../../server/src/testing/journey-fixtures.ts';
 
 type SettingKey = keyof typeof SETTINGS;
-
-/** A control of serve.ts's, next to the server it runs. */
-const control = (path: string) => `http://127.0.0.1:${controlPort(E2E_PORT)}${path}`;
 
 export { expect };
 
@@ -28,9 +25,9 @@ export interface OperatorSettings {
   set: (key: SettingKey, value: string) => Promise<void>;
 }
 
-/** The server's settings control (serve.ts): a value writes a setting, none resets it to its default. */
+/** The server's settings control (journey-server.ts): a value writes a setting, none resets it to its default. */
 async function postSetting(request: APIRequestContext, key: SettingKey, value?: string): Promise<void> {
-  const reply = await request.post(control('/setting'), { data: { key, value } });
+  const reply = await request.post(controlUrl('/setting'), { data: { key, value } });
   expect(reply.ok(), await reply.text()).toBe(true);
 }
 
@@ -102,7 +99,7 @@ export async function storedSession(page: Page): Promise<{ token: string | null;
 
 export const path = (page: Page) => new URL(page.url()).pathname;
 
-/** A call body as the app sends it, signed when serve.ts runs the server with a signing secret. */
+/** A call body as the app sends it, signed when journey-server.ts runs the server with a signing secret. */
 export function callBody(payload: Record<string, unknown> = {}): Record<string, unknown> {
   const body: Record<string, unknown> = { ...payload, t: Math.floor(Date.now() / 1000), l: 'us-en' };
   const secret = process.env.E2E_SIGNATURE_SECRET;
@@ -190,9 +187,9 @@ export async function useLanguage(page: Page, language: Language): Promise<void>
   });
 }
 
-/** The code in the next code mail to an address, as its owner reads it (serve.ts catches the mail). */
+/** The code in the next code mail to an address, as its owner reads it (journey-server.ts catches the mail). */
 export async function mailedCode(request: APIRequestContext, address: string): Promise<string> {
-  const reply = await request.post(control('/code'), { data: { to: address } });
+  const reply = await request.post(controlUrl('/code'), { data: { to: address } });
   expect(reply.ok(), await reply.text()).toBe(true);
   return ((await reply.json()) as { code: string }).code;
 }
@@ -222,12 +219,12 @@ export async function freshAccount(request: APIRequestContext, inviter?: Account
 
 /**
  * Makes an account an App Store subscriber as production does: the notification Apple sends for
- * a first purchase in the app (SUBSCRIBED, signed by the chain serve.ts trusts, a month of
+ * a first purchase in the app (SUBSCRIBED, signed by the chain journey-server.ts trusts, a month of
  * E2E_APP_STORE's product ending at `expires`, unix seconds) delivered to the notify route.
  */
 export async function subscribeInApp(request: APIRequestContext, account: Account, expires: number) {
   const { app_account_token } = await userInfo(request, account.token);
-  const signed = await request.post(control('/app-store/initial-buy'), {
+  const signed = await request.post(controlUrl('/app-store/initial-buy'), {
     data: { app_account_token, expires },
   });
   expect(signed.ok(), await signed.text()).toBe(true);
@@ -236,16 +233,16 @@ export async function subscribeInApp(request: APIRequestContext, account: Accoun
   expect(delivered.status(), await delivered.text()).toBe(200);
 }
 
-/** Registers a node serving VLESS and Trojan (serve.ts) and answers its name. */
+/** Registers a node serving VLESS and Trojan (journey-server.ts) and answers its name. */
 export async function addNode(request: APIRequestContext): Promise<string> {
-  const reply = await request.post(control('/node'));
+  const reply = await request.post(controlUrl('/node'));
   expect(reply.ok(), await reply.text()).toBe(true);
   return ((await reply.json()) as { name: string }).name;
 }
 
 /** The nodes report a second device on the account's first slot, which they refuse. */
 export async function secondDeviceOn(request: APIRequestContext, { account }: Account): Promise<void> {
-  const reply = await request.post(control('/devices/second-device'), { data: { email: account } });
+  const reply = await request.post(controlUrl('/devices/second-device'), { data: { email: account } });
   expect(reply.ok(), await reply.text()).toBe(true);
 }
 
@@ -255,6 +252,21 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
 export function locale(language: Language, namespace: string): Record<string, Json> {
   const file = nodePath.join(import.meta.dirname, '../src/locales', language, `${namespace}.json`);
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, Json>;
+}
+
+/** The text at a dotted key of a translation file, placeholders filled in. */
+export function text(
+  language: Language,
+  namespace: string,
+  key: string,
+  values: Record<string, string> = {},
+) {
+  let node: Json = locale(language, namespace);
+  for (const part of key.split('.')) node = (node as Record<string, Json>)[part] ?? null;
+  if (typeof node !== 'string') throw new Error(`no text ${namespace}:${key} in ${language}`);
+  return node
+    .replace(/<\/?\w+>/g, '')
+    .replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? `{{${name}}}`);
 }
 
 /** Where the journeys leave full-page screenshots for a reviewer: `<page>-<language>-<width>.png`. */

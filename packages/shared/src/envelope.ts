@@ -71,11 +71,15 @@ export const REASONS = [
   'notice_expired',
   'notice_not_published',
   // Refunds and the attention queue: a payment of another provider than the one configured (or of
-  // one without a refund API); a payment refunded already; the provider's no; an item already closed.
+  // one without a refund API); a payment refunded already; the provider's no; an item already closed;
+  // a payment recorded as refunded outside that its provider can refund from here.
   'refund_unavailable',
+  'refund_through_provider',
   'already_refunded',
   'refund_refused',
   'already_resolved',
+  // Payment gateways: their keys cannot be saved while the server has no SECRETS_KEY.
+  'secrets_key_unset',
   // The node API: a token that names no node (or was rotated or revoked), a disabled node, an agent
   // speaking another major version of the contract.
   'node_token_invalid',

@@ -4,6 +4,7 @@ import type {
   orderCreateRequest,
   orderListSchema,
   orderSchema,
+  payOptionSchema,
   planListSchema,
   planSchema,
 } from './schemas/plans.ts';
@@ -22,15 +23,18 @@ export const CURRENCY = 'CNY';
 export const DAY_SECONDS = 24 * 60 * 60;
 
 /**
- * How a buyer pays an order: the methods of the card provider (Stripe Checkout, or the sandbox's
- * simulation of each). Listed in the order the buy page offers them: the two that Chinese-speaking
- * buyers use most first.
+ * How a buyer pays an order, in the order the buy page offers them: the two that Chinese-speaking
+ * buyers use most first. USDT is a payment gateway's alone (PRODUCT.md section 8).
  */
-export const PAY_METHODS = ['alipay', 'wechat_pay', 'card'] as const;
+export const PAY_METHODS = ['alipay', 'wechat_pay', 'usdt', 'card'] as const;
 export type PayMethod = (typeof PAY_METHODS)[number];
+
+/** The methods of the site's own provider: Stripe Checkout's, or the sandbox's simulation of each. */
+export const CARD_PROVIDER_METHODS = ['alipay', 'wechat_pay', 'card'] as const satisfies readonly PayMethod[];
 
 export type Plan = z.infer<typeof planSchema>;
 export type PlanList = z.infer<typeof planListSchema>;
+export type PayOption = z.infer<typeof payOptionSchema>;
 
 /** An account's access at a moment: all times in unix seconds, 0 = none. */
 export interface Entitlement {

@@ -49,6 +49,8 @@ export const PERMISSIONS = {
   'notices.view': ['owner', 'admin', 'support', 'finance', 'viewer'],
   /** Write, publish, take down and delete notices. */
   'notices.edit': ['owner', 'admin', 'support'],
+  /** The payment gateways: add, change, turn on or off, test their keys. */
+  'gateways.edit': ['owner', 'finance'],
   /** The scheduled jobs and their latest runs. */
   'jobs.view': ['owner', 'admin'],
   /** The audit log. */

@@ -1,17 +1,17 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.ts';
 import { auditLog } from '../db/schema/index.ts';
 import { startServerProcess } from '../testing/server-process.ts';
+import { migratedDataDir, testDatabaseKind } from '../testing/test-database.ts';
 
 const run = promisify(execFile);
 const PUBLIC_URL = 'https://panel.example';
-const newDataDir = () => mkdtempSync(path.join(tmpdir(), 'skyway-cli-'));
-const dataDir = newDataDir();
+/** An installed site's embedded database, migrated, with nothing in it yet. */
+const newDataDir = () => migratedDataDir('skyway-cli-');
+let dataDir: string;
 const cliWith = (env: Record<string, string>, dir: string, script: string, ...args: string[]) =>
   run(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, script), ...args], {
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dir, PUBLIC_URL, ...env },
@@ -23,9 +23,15 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-/** The command-line tools on an embedded database of their own, as an operator runs them. */
-describe('the command-line tools', () => {
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+/**
+ * The command-line tools on an embedded database of their own, as an operator runs them: the same
+ * whatever database the suite runs on, so run once, on PGlite.
+ */
+// Each test runs real processes through tsx, which on two busy cores took up to 20 s each to start.
+describe.skipIf(testDatabaseKind === 'postgres')('the command-line tools', { timeout: 90_000 }, () => {
+  let removeDataDir: () => void;
+  beforeAll(async () => ({ dir: dataDir, remove: removeDataDir } = await newDataDir()));
+  afterAll(() => removeDataDir());
 
   it('prints a set-up link for the first owner, and refuses a bad address', async () => {
     const { stdout } = await cli('admin.ts', 'invite-owner', 'first@example.com');
@@ -41,7 +47,7 @@ describe('the command-line tools', () => {
     expect(again.stdout).toMatch(/\nhttps:\/\/admin\.panel\.example\/admin\/setup\/[\w-]{43}\n/);
     await expect(cli('admin.ts', 'invite-owner', 'not-an-address')).rejects.toMatchObject({ code: 2 });
     await expect(cli('admin.ts', 'promote', 'first@example.com')).rejects.toMatchObject({ code: 2 });
-  }, 60_000);
+  });
 
   it('changes a setting and a price with an audit row each, as the command line', async () => {
     await cli('settings.ts', 'set', 'trial_minute', '60');
@@ -59,11 +65,11 @@ describe('the command-line tools', () => {
     } finally {
       await database.close();
     }
-  }, 60_000);
+  });
 
   it('refuses the embedded database a server has open, and makes the first owner through that server', async () => {
-    const dir = newDataDir();
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const { dir, remove } = await newDataDir();
+    cleanups.push(remove);
     const server = await startServerProcess({ DATA_DIR: dir, PUBLIC_URL }, cleanups);
     expect(server.output()).toContain('no member of staff yet');
 

@@ -45,6 +45,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite's data directory; `memory://` keeps it in memory. */
   dataDir: string;
+  /** A dump of a data directory (`dumpDataDir`) for an in-memory PGlite to start from. */
+  loadDataDir?: Blob;
   /**
    * What this process is, named to a second process the embedded database refuses while this one
    * has it open ("the server", "npm run settings"); by default the script's file name.
@@ -137,7 +139,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   // pg_trgm: the back office's search by part of an address (migration 0010).
   let client;
   try {
-    client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+    client = await PGlite.create(dataDir, { extensions: { pg_trgm }, loadDataDir: options.loadDataDir });
   } catch (error) {
     release();
     throw error;

@@ -1,36 +1,26 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitUntil } from '../faults/harness/poll.ts';
+import { waitUntil } from '../testing/poll.ts';
 import { startTcpProxy } from '../testing/tcp-proxy.ts';
 import { testDatabaseKind } from '../testing/test-database.ts';
 import { openDatabase } from './client.ts';
-import {
-  newClientAddress,
-  signedInUser,
-  startTestApp,
-  type TestApp,
-  webCaller,
-} from '../testing/test-app.ts';
+import { newClientAddress, signedInUser, startTestApp, useTestApp, webCaller } from '../testing/test-app.ts';
 
 // Terminating backends only means something on the PostgreSQL server.
 describe.runIf(testDatabaseKind === 'postgres')('a database failover under traffic', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let admin: pg.Client;
   let databaseName: string;
   const call = webCaller(() => t.app, newClientAddress);
 
   beforeAll(async () => {
-    t = await startTestApp();
     admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
     const result = await t.database.db.execute(sql`select current_database() as name`);
     databaseName = (result as unknown as { rows: { name: string }[] }).rows[0]?.name ?? '';
   });
-  afterAll(async () => {
-    await admin.end();
-    await t.close();
-  });
+  afterAll(() => admin.end());
 
   const terminateBackends = () =>
     admin.query(

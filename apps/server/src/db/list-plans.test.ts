@@ -4,7 +4,7 @@ import {
   clearCancelledWarnings,
   markNewlyInactive,
   revokeWarnedAccounts,
-} from '../jobs/inactive-accounts-repository.ts';
+} from '../modules/accounts/inactive-accounts-repository.ts';
 import { invitationSummary, invitedPage } from '../modules/invitations/repository.ts';
 import { searchUsers, userSectionPage } from '../modules/customers/repository.ts';
 import { listOrders } from '../modules/sales/repository.ts';

@@ -31,6 +31,7 @@ describe('migrations', () => {
       'email_codes',
       'expiry_ledger',
       'expiry_reminders',
+      'gateways',
       'inbounds',
       'invite_rewards',
       'job_run_log',

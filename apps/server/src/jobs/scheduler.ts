@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { FinishedRun } from '../modules/operations/job-runs-repository.ts';
 
 export interface ScheduleOptions {
   /** Wait before the first run, so that start-up (migrations, listening) is not slowed down. */
@@ -7,15 +8,6 @@ export interface ScheduleOptions {
   onFinished?: (run: FinishedRun) => void | Promise<void>;
   /** The level of the line logged for each successful run (failures are always errors). */
   finishedLogLevel?: 'info' | 'debug';
-}
-
-export interface FinishedRun {
-  name: string;
-  startedAt: Date;
-  finishedAt: Date;
-  succeeded: boolean;
-  result?: unknown;
-  error?: string;
 }
 
 const DEFAULT_FIRST_RUN_AFTER_MS = 10_000;

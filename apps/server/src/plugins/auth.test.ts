@@ -1,16 +1,11 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sessions, users } from '../db/schema/index.ts';
-import { startTestApp, signedInUser, type TestApp } from '../testing/test-app.ts';
-import { tokenFromHeader } from './auth.ts';
+import { signedInUser, startTestApp, useTestApp } from '../testing/test-app.ts';
+import { tokenFromHeader } from '../http/authorization.ts';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const info = (authorization?: string) =>
   t.app.inject({ method: 'POST', url: '/web/user/info', headers: authorization ? { authorization } : {} });

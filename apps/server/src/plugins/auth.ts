@@ -1,50 +1,17 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AccountChanges } from '../db/account-changes.ts';
 import type { Database } from '../db/client.ts';
-import type { AccountEnds } from '../modules/access/repository.ts';
-import {
-  findLiveSession,
-  type LiveSession,
-  type SignedInSession,
-  type SignedInUser,
-} from '../modules/sessions/repository.ts';
+import { tokenFromHeader } from '../http/authorization.ts';
+import { AppError } from '../http/errors.ts';
+import { findLiveSession } from '../modules/sessions/repository.ts';
 import { createSignedInCache } from '../modules/sessions/signed-in-cache.ts';
-import { AppError } from './errors.ts';
+import { notSignedIn } from '../modules/sessions/signed-in.ts';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /**
-     * Every `/web/` call declares whether it needs a signed-in user; `optional` calls take one when
-     * the token is good and go on without one otherwise.
-     */
-    auth?: 'required' | 'optional' | 'public';
-  }
-  interface FastifyRequest {
-    user: SignedInUser | null;
-    session: SignedInSession | null;
-    /** The ends of the signed-in account's App Store period and free trial, read with its session. */
-    accountEnds: AccountEnds | null;
-  }
-}
-
-/** The token of the `authorization` header: bare, as the spec sends it, or as `Bearer <token>`. */
-export function tokenFromHeader(header: string | undefined): string | undefined {
-  const value = header?.trim().replace(/^bearer\s+/i, '');
-  return value ? value : undefined;
-}
-
-/** Why a call has no user: no token at all, or one whose session has ended (the client signs in again). */
-const notSignedIn = (token: string | undefined) =>
-  new AppError(401, token ? 'session_expired' : 'not_signed_in');
-
-/** The signed-in user of a route declared `auth: 'required'`, or of an `optional` one that needs it. */
-export function signedIn(request: FastifyRequest): LiveSession {
-  if (!request.user || !request.session || !request.accountEnds)
-    throw notSignedIn(tokenFromHeader(request.headers.authorization));
-  return { user: request.user, session: request.session, ends: request.accountEnds };
-}
-
+/**
+ * The sign-in check on every `/web/` call, by the route's `config.auth`; what a route reads of it
+ * (`signedIn`, `request.user`) is in modules/sessions/signed-in.ts.
+ */
 export const authPlugin = fp(
   async (app: FastifyInstance, options: { db: Database; accountChanges?: AccountChanges }) => {
     // Only where changes to accounts can be heard (PostgreSQL); see signed-in-cache.ts.

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from './errors.ts';
+import { AppError } from '../http/errors.ts';
 import { inBackOffice } from './spa.ts';
 
 /**

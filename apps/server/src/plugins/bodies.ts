@@ -2,8 +2,8 @@ import Busboy from '@fastify/busboy';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from './errors.ts';
-import { requestLanguage } from './language.ts';
+import { AppError } from '../http/errors.ts';
+import { requestLanguage } from '../http/language.ts';
 
 const MAX_FIELDS = 100;
 

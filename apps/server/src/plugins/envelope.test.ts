@@ -1,34 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
-import { ok, replies } from './envelope.ts';
+import { useTestApp } from '../testing/test-app.ts';
+import { ok, replies } from '../http/envelope.ts';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await startTestApp({ BODY_LIMIT: '2048' }, (app) => {
-    app.withTypeProvider<ZodTypeProvider>().post(
-      '/web/test/echo',
-      {
-        config: { auth: 'public' },
-        schema: {
-          body: z.object({ email: z.email(), page: z.coerce.number().int().min(1).optional() }),
-          response: replies(z.object({ email: z.string(), page: z.number().optional() })),
+const t = useTestApp(
+  { BODY_LIMIT: '2048' },
+  {
+    extend: (app) => {
+      app.withTypeProvider<ZodTypeProvider>().post(
+        '/web/test/echo',
+        {
+          config: { auth: 'public' },
+          schema: {
+            body: z.object({ email: z.email(), page: z.coerce.number().int().min(1).optional() }),
+            response: replies(z.object({ email: z.string(), page: z.number().optional() })),
+          },
         },
-      },
-      async (request) => ok(request, request.body),
-    );
-    app.post(
-      '/web/test/boom',
-      { config: { auth: 'public' }, schema: { response: replies(z.object({})) } },
-      async () => {
-        throw new Error('secret database detail');
-      },
-    );
-  });
-});
-afterAll(() => t.close());
+        async (request) => ok(request, request.body),
+      );
+      app.post(
+        '/web/test/boom',
+        { config: { auth: 'public' }, schema: { response: replies(z.object({})) } },
+        async () => {
+          throw new Error('secret database detail');
+        },
+      );
+    },
+  },
+);
 
 function multipart(fields: Record<string, string>, file?: { name: string; content: string }) {
   const boundary = '----skywayTestBoundary';

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { startTestApp, useTestApp } from '../testing/test-app.ts';
 import { serveMetricsOnPort } from './metrics.ts';
 
 const TOKEN = 'metrics-token-0123456789';
 
 describe('Prometheus metrics', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    // Redis refused at start: the fallback gauge must say so.
-    t = await startTestApp({ METRICS_TOKEN: TOKEN, REDIS_URL: 'redis://127.0.0.1:1' });
-  });
-  afterAll(() => t.close());
+  // Redis refused at start: the fallback gauge must say so.
+  const t = useTestApp({ METRICS_TOKEN: TOKEN, REDIS_URL: 'redis://127.0.0.1:1' });
 
   const scrape = (authorization?: string) =>
     t.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });

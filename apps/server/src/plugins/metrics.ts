@@ -4,8 +4,8 @@ import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolStats } from '../db/client.ts';
 import type { SharedCountersState } from '../modules/limits/counters.ts';
-import { AppError } from './errors.ts';
-import { tokenFromHeader } from './auth.ts';
+import { AppError } from '../http/errors.ts';
+import { tokenFromHeader } from '../http/authorization.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BATCH_EVERY_MS } from '../modules/limits/counters.ts';
-import { newClientAddress, startTestApp, type TestApp } from '../testing/test-app.ts';
+import { newClientAddress, type TestApp, useTestApp } from '../testing/test-app.ts';
 
 // A fresh address per test and run, so counters left in a shared Redis never interfere.
 
@@ -15,16 +15,8 @@ const stores = [
 ];
 
 describe.each(stores)('the per-address call ceiling, counted $name', ({ env }) => {
-  let a: TestApp;
-  let b: TestApp;
-  beforeAll(async () => {
-    a = await startTestApp({ ...env, RATE_LIMIT_PER_MINUTE: '5' });
-    b = await startTestApp({ ...env, RATE_LIMIT_PER_MINUTE: '5' });
-  });
-  afterAll(async () => {
-    await a.close();
-    await b.close();
-  });
+  const a = useTestApp({ ...env, RATE_LIMIT_PER_MINUTE: '5' });
+  const b = useTestApp({ ...env, RATE_LIMIT_PER_MINUTE: '5' });
 
   it('answers the call past the ceiling with a localized 429 and retry_after', async () => {
     const address = newClientAddress();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { LimitCounters } from '../modules/limits/counters.ts';
 import { isCallPath } from './call-paths.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../http/errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

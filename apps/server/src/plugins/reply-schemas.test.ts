@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
-import { ok, replies } from './envelope.ts';
+import { startTestApp, useTestApp } from '../testing/test-app.ts';
+import { ok, replies } from '../http/envelope.ts';
 
 describe('reply schemas', () => {
   it('refuses to start with a /web/ route that declares no reply schema', async () => {
@@ -32,24 +32,25 @@ describe('reply schemas', () => {
   });
 
   describe('a reply', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await startTestApp({}, (app) => {
-        const routes = app.withTypeProvider<ZodTypeProvider>();
-        const options = {
-          config: { auth: 'public' as const },
-          schema: { response: replies(z.object({ name: z.string() })) },
-        };
-        routes.post('/web/test/more', options, async (request) =>
-          ok(request, { name: 'Ann', password_hash: 'secret' }),
-        );
-        routes.post('/web/test/wrong', options, async (request) =>
-          // A bug the schema catches: the type says otherwise.
-          ok(request, { name: 42 as unknown as string }),
-        );
-      });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp(
+      {},
+      {
+        extend: (app) => {
+          const routes = app.withTypeProvider<ZodTypeProvider>();
+          const options = {
+            config: { auth: 'public' as const },
+            schema: { response: replies(z.object({ name: z.string() })) },
+          };
+          routes.post('/web/test/more', options, async (request) =>
+            ok(request, { name: 'Ann', password_hash: 'secret' }),
+          );
+          routes.post('/web/test/wrong', options, async (request) =>
+            // A bug the schema catches: the type says otherwise.
+            ok(request, { name: 42 as unknown as string }),
+          );
+        },
+      },
+    );
 
     it('carries only the fields its schema names', async () => {
       const res = await t.app.inject({ method: 'POST', url: '/web/test/more' });

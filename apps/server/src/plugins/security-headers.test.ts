@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { type TestApp, useTestApp } from '../testing/test-app.ts';
 
 const probe = (app: TestApp['app']) => {
   app.post(
@@ -22,11 +22,7 @@ const seenAddress = async (t: TestApp, remoteAddress: string) =>
   ).json().ip;
 
 describe('security headers', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({}, probe);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, { extend: probe });
 
   it('gives call replies the API set: nothing loads, frames, sniffs or refers', async () => {
     for (const url of ['/web/site/conf', '/web/user/info', '/web/nope']) {
@@ -75,11 +71,7 @@ describe('security headers', () => {
 });
 
 describe('trusted proxy', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ TRUST_PROXY: '10.0.0.0/8' }, probe);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ TRUST_PROXY: '10.0.0.0/8' }, { extend: probe });
 
   it('takes the client address from a trusted proxy only', async () => {
     expect(await seenAddress(t, '10.0.0.5')).toBe('203.0.113.9');

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signParams } from '@skyway/shared/signing';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { useTestApp } from '../testing/test-app.ts';
 
 const SECRET = 'test-signing-secret';
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await startTestApp({ SIGNATURE_SECRET: SECRET });
-});
-afterAll(() => t.close());
+const t = useTestApp({ SIGNATURE_SECRET: SECRET });
 
 const now = () => Math.floor(Date.now() / 1000);
 const signed = (params: Record<string, unknown>) => ({ ...params, s: signParams(params, SECRET) });

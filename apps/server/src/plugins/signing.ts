@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SIGNATURE_MAX_SKEW_SECONDS, signParams } from '@skyway/shared/signing';
-import { AppError } from './errors.ts';
+import { AppError } from '../http/errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { useTestApp } from '../testing/test-app.ts';
 
 const INDEX =
   '<!doctype html><html><head><title>Skyway</title></head><body><div id="root"></div></body></html>';
@@ -14,9 +14,8 @@ const ADMIN_INDEX =
 
 let dist: string;
 let adminDist: string;
-let t: TestApp;
 
-beforeAll(async () => {
+beforeAll(() => {
   dist = mkdtempSync(path.join(tmpdir(), 'skyway-dist-'));
   mkdirSync(path.join(dist, 'assets'));
   writeFileSync(path.join(dist, 'index.html'), INDEX);
@@ -28,17 +27,16 @@ beforeAll(async () => {
   mkdirSync(path.join(adminDist, 'assets'));
   writeFileSync(path.join(adminDist, 'index.html'), ADMIN_INDEX);
   writeFileSync(path.join(adminDist, 'assets', 'index-Zz98Yy76.js'), SCRIPT);
-  t = await startTestApp({
-    WEB_DIST_DIR: dist,
-    ADMIN_DIST_DIR: adminDist,
-    SIGNATURE_SECRET: 'spa-secret-"<x>',
-  });
 });
-afterAll(async () => {
-  await t.close();
+afterAll(() => {
   rmSync(dist, { recursive: true, force: true });
   rmSync(adminDist, { recursive: true, force: true });
 });
+const t = useTestApp(() => ({
+  WEB_DIST_DIR: dist,
+  ADMIN_DIST_DIR: adminDist,
+  SIGNATURE_SECRET: 'spa-secret-"<x>',
+}));
 
 describe('serving the web app', () => {
   it('answers every page path with index.html, never cached', async () => {

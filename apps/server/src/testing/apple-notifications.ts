@@ -4,7 +4,7 @@ import { signJws, type TestChain } from './apple-chain.ts';
 /**
  * App Store Server Notifications V2 as Apple sends them, signed by a test chain (apple-chain.ts), for
  * the server's tests and the browser journeys that deliver them to the real notify route
- * (apps/web/e2e imports this file by relative path, so it must not import vitest).
+ * (journey-server.ts runs outside vitest, so this file must not import it).
  */
 
 type Environment = 'Sandbox' | 'Production';

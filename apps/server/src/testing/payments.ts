@@ -5,9 +5,10 @@ import { newClientAddress, signedInUser, type TestApp, webCaller } from './test-
 
 /**
  * A new account's month of 2 connections, paid through the sandbox: the payment's id. `short` fen
- * short makes it an `amount_mismatch`, a payment for the operator to deal with.
+ * short makes it an `amount_mismatch`, a payment for the operator to deal with; `provider` credits it
+ * as another provider's (a gateway's) would be.
  */
-export async function sandboxPayment(t: TestApp, short = 0): Promise<string> {
+export async function sandboxPayment(t: TestApp, short = 0, provider = 'sandbox'): Promise<string> {
   const { token } = await signedInUser(t.database);
   const web = webCaller(() => t.app, newClientAddress);
   const order = (
@@ -17,7 +18,7 @@ export async function sandboxPayment(t: TestApp, short = 0): Promise<string> {
   await fulfilPayment(
     t.database.db,
     {
-      provider: 'sandbox',
+      provider,
       orderId: order.order_id,
       paymentId,
       amount: order.amount - short,

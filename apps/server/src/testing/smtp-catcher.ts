@@ -3,7 +3,7 @@ import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 
 /**
  * A real SMTP server on 127.0.0.1 that keeps every message it receives, for server tests, the
- * browser journeys (apps/web/e2e imports this file by relative path, so it must not import vitest)
+ * browser journeys' server (journey-server.ts runs outside vitest, so this file must not import it)
  * and the benchmarks (which only count what arrives).
  */
 

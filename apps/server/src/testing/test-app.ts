@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
@@ -58,6 +59,44 @@ export async function startTestApp(
       await database.close();
     },
   };
+}
+
+/**
+ * The real app on a fresh test database for the enclosing suite: started before its first test and
+ * closed after its last (`startTestApp` with the suite's hooks). `env` may be a function, read at
+ * start, when it names what an earlier `beforeAll` started (an SMTP server's address). `app` and
+ * `database` are read from the running app, so a suite may refer to them before it starts;
+ * `close()` may come early (to read the whole log), and the suite's end then leaves it be.
+ */
+export function useTestApp(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: { extend?: (app: FastifyInstance) => void; log?: DestinationStream } = {},
+): TestApp {
+  let running: TestApp | undefined;
+  let closing: Promise<void> | undefined;
+  const started = () => {
+    if (!running) throw new Error('The test app starts in beforeAll: use it in hooks and tests');
+    return running;
+  };
+  const suite: TestApp = {
+    get app() {
+      return started().app;
+    },
+    get database() {
+      return started().database;
+    },
+    close: () => (closing ??= running?.close() ?? Promise.resolve()),
+  };
+  beforeAll(async () => {
+    running = await startTestApp(
+      typeof env === 'function' ? env() : env,
+      options.extend,
+      undefined,
+      options.log,
+    );
+  });
+  afterAll(() => suite.close());
+  return suite;
 }
 
 let userCount = 0;

@@ -1,3 +1,4 @@
+import { ApiError } from '@skyway/shared/api-error';
 import { signParams } from '@skyway/shared/signing';
 import { HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,7 +10,7 @@ vi.mock('./page.ts', () => import('../test/fake-page.ts'));
 
 const { showError } = await import('../test/fake-toast.ts');
 const { reloadPage } = await import('../test/fake-page.ts');
-const { ApiError, callApi, readSigningSecret, shapeRequest } = await import('./api-client.ts');
+const { callApi, readSigningSecret, shapeRequest } = await import('./api-client.ts');
 const { REQUEST_TIMEOUT_MS } = await import('./http.ts');
 const { getSession, reloadSessionFromStorage, startSession } = await import('./session.ts');
 

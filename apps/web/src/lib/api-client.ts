@@ -1,3 +1,4 @@
+import { ApiError } from '@skyway/shared/api-error';
 import { CODES, type Envelope } from '@skyway/shared/envelope';
 import { LANGUAGE_PARAM, type Language } from '@skyway/shared/languages';
 import { type HttpReply, postJson } from './http.ts';
@@ -24,19 +25,6 @@ export interface CallOptions {
 export interface ApiReply<T> {
   data: T;
   msg: string;
-}
-
-/** A call that failed; `code` is the envelope's code, or 0 when no reply arrived. */
-export class ApiError extends Error {
-  readonly code: number;
-  readonly data: unknown;
-
-  constructor(code: number, message: string, data: unknown = null) {
-    super(message);
-    this.name = 'ApiError';
-    this.code = code;
-    this.data = data;
-  }
 }
 
 /** The secret the server injects into index.html when it enforces signatures. */

@@ -10,12 +10,29 @@ export const planSchema = z.object({
   unit_price: z.number().int(),
 });
 
-/** Reply of `/web/plan/list`: `pay_methods` are those the operator enabled, in PAY_METHODS order. */
+/**
+ * One way to pay of `/web/plan/list`: a method and who serves it, a gateway of the back office's
+ * (its id for order/create, its name for buyers in the request's language) or, with `gateway_id`
+ * null, the site's own provider; `fee_bps` is added to the amount (0: none).
+ */
+export const payOptionSchema = z.object({
+  pay_method: z.enum(PAY_METHODS),
+  gateway_id: z.uuid().nullable(),
+  name: z.string().nullable(),
+  fee_bps: z.number().int(),
+});
+
+/**
+ * Reply of `/web/plan/list`: `pay_methods` are those the site's own provider serves, in PAY_METHODS
+ * order (what clients without gateways know); `pay_options` every way to pay, the site's own provider
+ * first, then the enabled gateways in their position order.
+ */
 export const planListSchema = z.object({
   currency: z.literal(CURRENCY),
   max_connections: z.number().int(),
   plans: z.array(planSchema),
   pay_methods: z.array(z.enum(PAY_METHODS)),
+  pay_options: z.array(payOptionSchema),
 });
 
 const orderId = z.string().trim().min(1).max(64);
@@ -24,6 +41,8 @@ export const orderCreateRequest = z.object({
   period: z.enum(PERIOD_NAMES),
   connections: z.coerce.number().int().min(1).max(1000),
   pay_method: z.enum(PAY_METHODS).default('card'),
+  /** A payment gateway of the back office's that serves the method; unset: the site's own provider. */
+  gateway_id: z.uuid().optional(),
 });
 
 export const orderListRequest = pageRequest;
@@ -46,12 +65,15 @@ export const orderSchema = z.object({
   latest_pay_time: z.number().int(),
   /** Where to pay: set only while the order can still be paid. */
   checkout_url: z.string().nullable(),
+  /** The USDT the buyer was asked for, when a USDT gateway converted the amount; else null. */
+  usdt_amount: z.string().nullable(),
 });
 
-/** Reply of `/web/order/create`. */
+/** Reply of `/web/order/create`: `amount` includes the gateway's `fee` (both in fen). */
 export const createdOrderSchema = z.object({
   order_id: z.string(),
   amount: z.number().int(),
+  fee: z.number().int(),
   latest_pay_time: z.number().int(),
   checkout_url: z.string(),
 });

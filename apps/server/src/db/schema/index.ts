@@ -23,3 +23,4 @@ export * from './device-slots.ts';
 export * from './nodes.ts';
 export * from './subscription-fetches.ts';
 export * from './notices.ts';
+export * from './gateways.ts';

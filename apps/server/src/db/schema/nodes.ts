@@ -165,7 +165,7 @@ export const trafficHourly = pgTable(
 
 export type NodeReportRow = typeof nodeReports.$inferSelect;
 
-/** What a node sent that was refused (node-api/refusals.ts). */
+/** What a node sent that was refused (nodes/refusals.ts). */
 export type NodeRefusalKind = (typeof NODE_REFUSAL_KINDS)[number];
 
 /**

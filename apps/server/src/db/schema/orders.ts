@@ -26,6 +26,8 @@ export const orders = pgTable(
     // The provider's checkout (a Stripe Checkout Session id; the sandbox's own token).
     providerRef: text('provider_ref'),
     checkoutUrl: text('checkout_url'),
+    // The USDT a USDT gateway asked the buyer for (its own conversion of the amount), as it gave it.
+    usdtAmount: text('usdt_amount'),
     status: text('status').notNull().default('unpaid'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     latestPayAt: timestamp('latest_pay_at', { withTimezone: true }).notNull(),

@@ -6,7 +6,7 @@ import { type AccessReason, addPaidTime, removeTime, sameEntitlement } from './r
  * What one App Store notification does to an account and its subscription, as pure functions of
  * their state: times are unix seconds (0 = none), `signedDate`s milliseconds as Apple signs them. The App Store adapter
  * (payments/apple.ts) loads the state under the account's lock, and saves what comes out.
- * docs/architecture.md ("App-store subscriptions") gives the rules in words.
+ * docs/decisions/app-store.md gives the rules in words.
  */
 
 /** A transaction as the notification carries it. */

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { deviceSlots, nodes } from '../../db/schema/index.ts';
 
 /**
  * Slots and nodes take their revisions from one sequence (`device_slot_revisions`), and a node's
@@ -21,24 +20,9 @@ export async function holdRevisions(tx: Database): Promise<void> {
 export const nextRevision = sql`nextval('device_slot_revisions')`;
 
 /**
- * The highest revision committed so far (a change with a lower one may still be on its way: the
- * change stream only uses it to tell that something changed).
+ * Waits until every transaction that took a revision has ended, in the caller's transaction: the
+ * highest revision read after it is settled (every change up to it has committed).
  */
-export async function highestRevision(db: Database): Promise<number> {
-  const [row] = await db
-    .select({
-      revision: sql<
-        string | number | null
-      >`greatest(max(${deviceSlots.revision}), (select max(${nodes.revision}) from ${nodes}))`,
-    })
-    .from(deviceSlots);
-  return Number(row?.revision ?? 0);
-}
-
-/** The highest revision whose change, and every change before it, has committed. */
-export async function settledRevision(db: Database): Promise<number> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${REVISIONS_LOCK})`);
-    return highestRevision(tx);
-  });
+export async function waitForRevisions(tx: Database): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${REVISIONS_LOCK})`);
 }

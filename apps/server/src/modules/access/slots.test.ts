@@ -1,20 +1,16 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deviceSlots, users } from '../../db/schema/index.ts';
-import { runOrdersJob } from '../../jobs/orders.ts';
+import { runOrdersJob } from '../orders/orders-job.ts';
 import { signedInStaff } from '../../testing/staff.ts';
-import { signedInUser, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { signedInUser, useTestApp } from '../../testing/test-app.ts';
 import { createSandboxProvider } from '../payments/sandbox.ts';
 import { inAccountTransaction } from './access.ts';
 
 const DAY_MS = 86_400_000;
 
 describe('device slots follow the access', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const slotsOf = (userId: string) =>
     t.database.db

@@ -3,9 +3,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emailCodes, mailOutbox, users } from '../../db/schema/index.ts';
 import { type CaughtMail, codeIn, type SmtpCatcher, startSmtpCatcher } from '../../testing/smtp-catcher.ts';
-import { newClientAddress, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { newClientAddress, useTestApp } from '../../testing/test-app.ts';
 import { createUser } from '../users/repository.ts';
-import { hashPassword } from './passwords.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 
 // Fresh addresses and client addresses for every test and run: counters in a shared Redis outlive a run.
@@ -22,18 +22,14 @@ const stores = [
 ];
 
 describe.each(stores)('accounts, limits counted $name', ({ env }) => {
-  let t: TestApp;
   let smtp: SmtpCatcher;
   let ip: string;
 
   beforeAll(async () => {
     smtp = await startSmtpCatcher();
-    t = await startTestApp({ ...env, SMTP_URL: smtp.url });
   });
-  afterAll(async () => {
-    await t.close();
-    await smtp.close();
-  });
+  afterAll(() => smtp.close());
+  const t = useTestApp(() => ({ ...env, SMTP_URL: smtp.url }));
   beforeEach(() => {
     ip = newClientAddress();
   });

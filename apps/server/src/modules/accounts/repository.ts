@@ -3,7 +3,8 @@ import type { Database } from '../../db/client.ts';
 import { preparedStatement } from '../../db/prepared.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { SESSION_LIFETIME_MS } from '../sessions/repository.ts';
-import { hashSessionToken, newSessionToken } from '../sessions/tokens.ts';
+import { hashToken } from '../../lib/token-hash.ts';
+import { newSessionToken } from '../sessions/tokens.ts';
 
 // One statement, prepared: the session's row goes in through a data-modifying WITH.
 const recordSignIn = preparedStatement((db) => {
@@ -37,7 +38,7 @@ export async function recordSignInWithSession(
   const token = newSessionToken();
   await recordSignIn(db).execute({
     userId,
-    tokenHash: hashSessionToken(token),
+    tokenHash: hashToken(token),
     now: now.toISOString(),
     expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString(),
     language,

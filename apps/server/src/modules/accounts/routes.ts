@@ -10,9 +10,9 @@ import {
 } from '@skyway/shared/schemas/accounts';
 import { noFields } from '@skyway/shared/schemas/envelope';
 import { sessionUserSchema } from '@skyway/shared/schemas/user';
-import { signedIn } from '../../plugins/auth.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
-import { requestLanguage } from '../../plugins/language.ts';
+import { signedIn } from '../sessions/signed-in.ts';
+import { ok, replies } from '../../http/envelope.ts';
+import { requestLanguage } from '../../http/language.ts';
 import { revokeSession } from '../sessions/repository.ts';
 import {
   type AccountDeps,

@@ -3,7 +3,7 @@ import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@skyway/shared/lang
 import type { SessionUser } from '@skyway/shared/user';
 import type { Database } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import {
   checkCodeLimits,
   CODE_LIFETIME_MINUTES,
@@ -26,7 +26,14 @@ import {
   setEmail,
   setPasswordHash,
 } from '../users/repository.ts';
-import { decoyHash, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
+import {
+  decoyHash,
+  hashPassword,
+  isCommonPassword,
+  SIGN_IN_TRIES_PER_ADDRESS,
+  SIGN_IN_TRIES_PER_IP,
+  verifyPassword,
+} from '../../lib/passwords.ts';
 import { recordSignInWithSession } from './repository.ts';
 import { rewardInviter } from '../invitations/service.ts';
 
@@ -35,10 +42,6 @@ export interface AccountDeps {
   mailer: Mailer;
   counters: Counters;
 }
-
-/** PRODUCT.md section 3: sign-in failures allowed per address in 15 minutes and per client address in an hour. */
-export const SIGN_IN_TRIES_PER_ADDRESS = 10;
-export const SIGN_IN_TRIES_PER_IP = 100;
 
 /** The count of failed sign-ins of an address: past the limit, the address answers like a wrong password. */
 const signInLockKey = (email: string) => `signin:address:${normalizeEmail(email)}`;

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditEntrySchema, auditListQuery } from '@skyway/shared/schemas/admin/audit';
-import { pageOf } from '@skyway/shared/schemas/admin/common';
+import { pageOf } from '@skyway/shared/schemas/paging';
 import type { Database } from '../../db/client.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
+import { ok, replies } from '../../http/envelope.ts';
 import { listAudit } from './repository.ts';
 
 /** The audit log, newest first, filtered by member, action or target. */

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../db/schema/index.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
-import { newClientAddress, startTestApp, type TestApp, webCaller } from '../../testing/test-app.ts';
+import { newClientAddress, useTestApp, webCaller } from '../../testing/test-app.ts';
 import { readSettings } from '../settings/repository.ts';
 
 describe('settings and prices in the back office', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let admin: SignedInStaff;
   const web = webCaller(
     () => t.app,
@@ -14,10 +14,8 @@ describe('settings and prices in the back office', () => {
   );
 
   beforeAll(async () => {
-    t = await startTestApp();
     admin = await signedInStaff(t.app, t.database, 'admin');
   });
-  afterAll(() => t.close());
 
   it('changes several settings together, each checked by the command’s rules, with one audit row', async () => {
     const reply = await admin.call('PATCH', '/settings', { trial_minute: 720, open_trial: '0' });

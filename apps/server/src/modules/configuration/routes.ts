@@ -10,9 +10,9 @@ import {
 } from '@skyway/shared/schemas/admin/settings';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
-import { AppError } from '../../plugins/errors.ts';
-import { signedInStaff } from '../../plugins/staff-auth.ts';
+import { ok, replies } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { signedInStaff } from '../staff/signed-in-staff.ts';
 import { recordAudit } from '../audit/repository.ts';
 import { findPlan, readPlans, setUnitPrice } from '../orders/plans-repository.ts';
 import { readSettings, resetSetting, type SettingKey, writeSetting } from '../settings/repository.ts';

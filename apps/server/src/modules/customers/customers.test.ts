@@ -1,14 +1,13 @@
 import { setTimeout } from 'node:timers/promises';
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, deviceSlots, expiryLedger, users } from '../../db/schema/index.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
 import {
   newClientAddress,
   signedInUser,
-  startTestApp,
   TEST_SUBSCRIPTION_KEY,
-  type TestApp,
+  useTestApp,
   webCaller,
 } from '../../testing/test-app.ts';
 import { inAccountTransaction } from '../access/access.ts';
@@ -17,7 +16,7 @@ import { subscriptionToken } from '../devices/tokens.ts';
 const DAY_MS = 86_400_000;
 
 describe('customers in the back office', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let support: SignedInStaff;
   const web = webCaller(
     () => t.app,
@@ -25,10 +24,8 @@ describe('customers in the back office', () => {
   );
 
   beforeAll(async () => {
-    t = await startTestApp();
     support = await signedInStaff(t.app, t.database, 'support');
   });
-  afterAll(() => t.close());
 
   const customer = (email?: string) => signedInUser(t.database, email ? { email } : {});
 

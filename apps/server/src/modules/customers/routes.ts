@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { uuidParams, listQuery } from '@skyway/shared/schemas/admin/common';
+import { uuidParams } from '@skyway/shared/schemas/admin/common';
+import { listQuery } from '@skyway/shared/schemas/paging';
 import {
   adjustTimeReply,
   adjustTimeRequest,
@@ -16,9 +17,9 @@ import {
 import { noFields } from '@skyway/shared/schemas/envelope';
 import { DAY_SECONDS } from '@skyway/shared/plans';
 import type { Database } from '../../db/client.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
-import { AppError } from '../../plugins/errors.ts';
-import { signedInStaff } from '../../plugins/staff-auth.ts';
+import { ok, replies } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { signedInStaff } from '../staff/signed-in-staff.ts';
 import { presentSection, presentUserDetail, presentUserSummary } from './present.ts';
 import { findUser, searchUsers, userSectionPage, userSurroundings } from './repository.ts';
 import { adjustUserTime, endUserSessions, setUserAccess } from './service.ts';

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import { reconcileSlots } from '../access/slots.ts';
 import { recordAudit, type StaffActor } from '../audit/repository.ts';

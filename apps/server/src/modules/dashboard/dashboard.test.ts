@@ -1,19 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { dashboardHours, orders, payments } from '../../db/schema/index.ts';
 import { fulfilPayment } from '../orders/fulfilment.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
-import {
-  newClientAddress,
-  signedInUser,
-  startTestApp,
-  type TestApp,
-  webCaller,
-} from '../../testing/test-app.ts';
+import { newClientAddress, signedInUser, useTestApp, webCaller } from '../../testing/test-app.ts';
 import { dashboard, rollUpDashboard, windowsAt } from './service.ts';
 
 describe('the dashboard', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let viewer: SignedInStaff;
   const web = webCaller(
     () => t.app,
@@ -21,10 +15,8 @@ describe('the dashboard', () => {
   );
 
   beforeAll(async () => {
-    t = await startTestApp();
     viewer = await signedInStaff(t.app, t.database, 'viewer');
   });
-  afterAll(() => t.close());
 
   async function buy(token: string, amountOff = 0) {
     const order = (

@@ -7,7 +7,7 @@ import {
   dashboardSchema,
 } from '@skyway/shared/schemas/admin/dashboard';
 import type { Database } from '../../db/client.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
+import { ok, replies } from '../../http/envelope.ts';
 import { dailyFigures, dashboard } from './service.ts';
 
 /** The back office's dashboard: the business at a glance. */

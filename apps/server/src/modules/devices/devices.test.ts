@@ -1,18 +1,18 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deviceSlots, users } from '../../db/schema/index.ts';
-import { runOrdersJob } from '../../jobs/orders.ts';
+import { runOrdersJob } from '../orders/orders-job.ts';
 import {
   newClientAddress,
   signedInUser,
-  startTestApp,
   TEST_SUBSCRIPTION_KEY,
-  type TestApp,
+  useTestApp,
   webCaller,
 } from '../../testing/test-app.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import { createSandboxProvider } from '../payments/sandbox.ts';
-import { hashToken, subscriptionToken } from './tokens.ts';
+import { hashToken } from '../../lib/token-hash.ts';
+import { subscriptionToken } from './tokens.ts';
 
 interface Device {
   id: string;
@@ -24,15 +24,11 @@ interface Device {
 }
 
 describe('My devices: the console calls of the device slots', () => {
-  let t: TestApp;
+  const t = useTestApp();
   const web = webCaller(
     () => t.app,
     () => newClientAddress(),
   );
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
 
   async function customer(connections: number) {
     const { user, token } = await signedInUser(t.database);

@@ -11,10 +11,10 @@ import {
   HWID_MAX,
 } from '@skyway/shared/schemas/devices';
 import { noFields } from '@skyway/shared/schemas/envelope';
-import { signedIn } from '../../plugins/auth.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
-import { AppError } from '../../plugins/errors.ts';
-import { siteOrigin } from '../orders/return-path.ts';
+import { signedIn } from '../sessions/signed-in.ts';
+import { ok, replies } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { siteOrigin } from '../../lib/site-origin.ts';
 import {
   bindDevice,
   type DevicesDeps,

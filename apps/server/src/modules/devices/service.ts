@@ -3,7 +3,7 @@ import type { deviceBindSchema, deviceListSchema, deviceSchema } from '@skyway/s
 import { toUnixSeconds } from '@skyway/shared/dates';
 import type { Database } from '../../db/client.ts';
 import type { DeviceSlotRow } from '../../db/schema/index.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import { newCredential, reconcileSlots, usableSlots } from '../access/slots.ts';
 import { type InUseElsewhere, slotsInUseElsewhere } from '../presence/service.ts';
@@ -16,7 +16,8 @@ import {
   replaceCredential,
   storeTokenHash,
 } from './repository.ts';
-import { hashToken, subscriptionToken } from './tokens.ts';
+import { hashToken } from '../../lib/token-hash.ts';
+import { subscriptionToken } from './tokens.ts';
 
 export interface DevicesDeps {
   db: Database;

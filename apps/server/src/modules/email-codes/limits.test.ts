@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { createMemoryCounters } from '../limits/counters.ts';
 import { checkCodeLimits, CODES_PER_ADDRESS_PER_DAY, CODES_PER_IP_PER_DAY } from './service.ts';
 

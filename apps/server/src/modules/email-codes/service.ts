@@ -1,7 +1,7 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { EMAIL_CODE_LENGTH, EMAIL_CODE_RESEND_SECONDS, type EmailCodeScene } from '@skyway/shared/accounts';
 import type { Database } from '../../db/client.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import type { Counters } from '../limits/counters.ts';
 import { insertCode, latestOpenCode, markUsed, spendTry } from './repository.ts';
 

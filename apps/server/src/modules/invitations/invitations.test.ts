@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expiryLedger, inviteRewards, users } from '../../db/schema/index.ts';
 import { codeIn, type SmtpCatcher, startSmtpCatcher } from '../../testing/smtp-catcher.ts';
-import { newClientAddress, startTestApp, type TestApp, webCaller } from '../../testing/test-app.ts';
+import { newClientAddress, useTestApp, webCaller } from '../../testing/test-app.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 import { resetSetting, writeSetting } from '../settings/repository.ts';
 import { canonicalEmail, maskEmail } from './addresses.ts';
@@ -28,18 +28,14 @@ describe('addresses', () => {
 });
 
 describe('trial and invitations', () => {
-  let t: TestApp;
   let smtp: SmtpCatcher;
   let ip: string;
 
   beforeAll(async () => {
     smtp = await startSmtpCatcher();
-    t = await startTestApp({ SMTP_URL: smtp.url });
   });
-  afterAll(async () => {
-    await t.close();
-    await smtp.close();
-  });
+  afterAll(() => smtp.close());
+  const t = useTestApp(() => ({ SMTP_URL: smtp.url }));
   beforeEach(async () => {
     ip = newClientAddress();
     for (const key of ['open_trial', 'trial_minute', 'invite_minute', 'invite_daily_cap'] as const) {

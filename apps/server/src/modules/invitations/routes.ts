@@ -8,8 +8,8 @@ import {
   timeGrantSchema,
 } from '@skyway/shared/schemas/invitations';
 import type { Database } from '../../db/client.ts';
-import { signedIn } from '../../plugins/auth.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
+import { signedIn } from '../sessions/signed-in.ts';
+import { ok, replies } from '../../http/envelope.ts';
 import { claimTrial, inviteConf, listInvitations, withdrawRewards } from './service.ts';
 
 /** The trial and invitation calls of PRODUCT.md section 2. */

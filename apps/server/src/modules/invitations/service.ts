@@ -3,7 +3,7 @@ import type { InviteConf, InviteList, TimeGrant } from '@skyway/shared/invitatio
 import type { Database } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { SignedInUser } from '../sessions/repository.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import { readSettings } from '../settings/repository.ts';
 import { canonicalEmail, maskEmail } from './addresses.ts';

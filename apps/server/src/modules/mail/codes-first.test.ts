@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../db/schema/index.ts';
 import { type SmtpCatcher, startSmtpCatcher } from '../../testing/smtp-catcher.ts';
-import { newClientAddress, startTestApp, type TestApp, webCaller } from '../../testing/test-app.ts';
+import { newClientAddress, useTestApp, webCaller } from '../../testing/test-app.ts';
 
 const QUEUED = 10_000;
 
@@ -12,20 +12,17 @@ const QUEUED = 10_000;
  * second, a local SMTP server, and a code asked for through the site's call.
  */
 describe('a code mail while 10,000 reminders are queued', () => {
-  let t: TestApp;
   let smtp: SmtpCatcher;
-  const call = webCaller(() => t.app, newClientAddress);
-
   beforeAll(async () => {
     smtp = await startSmtpCatcher();
-    t = await startTestApp({ SMTP_URL: smtp.url, MAIL_EVERY_SECONDS: '1' });
   });
+  afterAll(() => smtp.close());
+  const t = useTestApp(() => ({ SMTP_URL: smtp.url, MAIL_EVERY_SECONDS: '1' }));
+  // What is still queued goes: the app's close waits for its delivery run to end.
   afterAll(async () => {
-    // What is still queued goes: the app's close waits for its delivery run to end.
     await t.database.db.delete(mailOutbox);
-    await t.close();
-    await smtp.close();
   });
+  const call = webCaller(() => t.app, newClientAddress);
 
   it('reaches the SMTP server in under 5 s, before nearly all of them', async () => {
     // As the reminders job leaves them: due now, priority 3, each with its unsubscribe link.

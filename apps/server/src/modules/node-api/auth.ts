@@ -2,10 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import { NODE_API_HEADER, NODE_API_VERSION } from '@skyway/shared/schemas/node-api';
 import type { Database } from '../../db/client.ts';
 import type { NodeRow } from '../../db/schema/index.ts';
-import { tokenFromHeader } from '../../plugins/auth.ts';
-import { AppError } from '../../plugins/errors.ts';
-import { hashToken } from '../devices/tokens.ts';
-import { markSeen, nodeByTokenHash } from './repository.ts';
+import { tokenFromHeader } from '../../http/authorization.ts';
+import { AppError } from '../../http/errors.ts';
+import { hashToken } from '../../lib/token-hash.ts';
+import { markSeen, nodeByTokenHash } from '../nodes/repository.ts';
 
 const MAJOR = NODE_API_VERSION.split('.')[0];
 /** The last-seen time is written at most this often. */

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { NODE_EVENT_CHANGED } from '@skyway/shared/schemas/node-api';
 import type { Database } from '../../db/client.ts';
-import { highestRevision } from '../access/revisions.ts';
+import { highestRevision } from '../nodes/repository.ts';
 
 /** How often an instance looks for new revisions while nodes listen: revocation reaches them within it. */
 const WATCH_EVERY_MS = 1_000;

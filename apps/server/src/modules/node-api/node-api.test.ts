@@ -1,17 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { toUnixSeconds } from '@skyway/shared/dates';
 import { NODE_API_VERSION } from '@skyway/shared/schemas/node-api';
 import { deviceSlots, orders, trafficHourly, users } from '../../db/schema/index.ts';
 import { payingCustomer } from '../../testing/customers.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
-import { newClientAddress, startTestApp, type TestApp, webCaller } from '../../testing/test-app.ts';
+import { newClientAddress, useTestApp, webCaller } from '../../testing/test-app.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import { holdRevisions, nextRevision } from '../access/revisions.ts';
 import { deactivateLapsedSlots, usableSlots } from '../access/slots.ts';
-import { mayUseNode } from '../nodes/eligibility.ts';
+import { mayUseNode } from '../nodes/admission.ts';
 import { writeSetting } from '../settings/repository.ts';
 
 const VLESS = {
@@ -31,7 +31,7 @@ interface Credentials {
 }
 
 describe('node API', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let admin: SignedInStaff;
   const web = webCaller(
     () => t.app,
@@ -39,10 +39,8 @@ describe('node API', () => {
   );
 
   beforeAll(async () => {
-    t = await startTestApp();
     admin = await signedInStaff(t.app, t.database, 'admin');
   });
-  afterAll(() => t.close());
 
   /** A node with a VLESS and a Trojan inbound and its API token, as the back office makes them. */
   async function node(fields: Record<string, unknown> = {}) {

@@ -1,6 +1,6 @@
 /**
- * What a node's line could carry in a report's window (docs/architecture.md, "Reports a node may
- * send"). The window is the time the report covers that no earlier report of the node did: from its
+ * What a node's line could carry in a report's window (docs/decisions/node-api.md, "Reports a node
+ * may send"). The window is the time the report covers that no earlier report of the node did: from its
  * start, or the end of the node's latest report's window when that is later, to its end (both as
  * received: the end no later than our clock). A first report's window is its own. A window counts at
  * most an hour (an agent reports every minute; a longer one is a node that kept its counters while

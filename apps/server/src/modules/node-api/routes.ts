@@ -13,14 +13,15 @@ import {
 } from '@skyway/shared/schemas/node-api';
 import type { Database } from '../../db/client.ts';
 import type { NodeRow } from '../../db/schema/index.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { ok, replies } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
 import { callingNode } from './auth.ts';
 import type { NodeEvents } from './events.ts';
-import { markSeen } from './repository.ts';
+import { markSeen } from '../nodes/repository.ts';
 import { presencePolicy } from '../presence/service.ts';
 import type { PresencePolicy } from '../presence/rules.ts';
-import { nodeConfig, nodeCredentials, receiveLiveAddresses, receiveReport } from './service.ts';
+import { receiveReport } from './reports.ts';
+import { nodeConfig, nodeCredentials, receiveLiveAddresses } from './service.ts';
 
 /** A node's live addresses, those of slots it does not serve refused (logged without the slots). */
 async function acceptSightings(

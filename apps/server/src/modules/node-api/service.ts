@@ -5,25 +5,20 @@ import type {
   nodeCredentialSchema,
   nodeCredentialsSchema,
   nodeOnlineRequest,
-  nodeReportRequest,
 } from '@skyway/shared/schemas/node-api';
 import { toUnixSeconds } from '@skyway/shared/dates';
 import type { Database } from '../../db/client.ts';
 import type { NodeRow } from '../../db/schema/index.ts';
-import { settledRevision } from '../access/revisions.ts';
-import { receiveSightings } from '../presence/service.ts';
-import type { PresencePolicy } from '../presence/rules.ts';
-import { MAX_WINDOW_SECONDS } from './plausibility.ts';
-import { recordRefusal } from './refusals.ts';
 import {
   admittedAmong,
   admittedCredentials,
-  applyReport,
   changedCredentials,
-  enabledInbounds,
-  type ReportOutcome,
   type SlotCredential,
-} from './repository.ts';
+} from '../nodes/admission.ts';
+import { recordRefusal } from '../nodes/refusals.ts';
+import { enabledInbounds, settledRevision } from '../nodes/repository.ts';
+import { receiveSightings } from '../presence/service.ts';
+import type { PresencePolicy } from '../presence/rules.ts';
 
 /** How often agents report traffic, and pull when their change stream is down (seconds). */
 export const REPORT_INTERVAL_SECONDS = 60;
@@ -76,7 +71,7 @@ const credentialOf = (slot: SlotCredential): z.infer<typeof nodeCredentialSchema
  * The credentials the node must hold, as the changes since the revision it has, or the whole list
  * when it has none, or when who may use the node changed after it (the node's own revision). Each
  * change is the slot's state now, so a change sent twice does no harm. Who may connect: the rule of
- * the subscription links, evaluated by the database (`admitted` in repository.ts).
+ * the subscription links, evaluated by the database (`admitted` in nodes/admission.ts).
  */
 export async function nodeCredentials(
   db: Database,
@@ -98,58 +93,6 @@ export async function nodeCredentials(
     else remove.push(slot.id);
   }
   return { revision, full, upsert, remove };
-}
-
-/** The start of the hour a moment falls in: the ledger's unit. */
-export const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
-
-/**
- * Applies a node's report once, its bytes charged at the node's rate, in the hour its window ended
- * (by the node's clock, unless that is ahead of ours). Bytes of slots the node does not admit at its
- * window's start or end (the rule of the links: one query for the whole report) are dropped and
- * counted for staff; a report claiming more than the node's line could carry takes no bytes at all
- * (`applyReport`).
- */
-export async function receiveReport(
-  db: Database,
-  node: NodeRow,
-  report: z.infer<typeof nodeReportRequest>,
-  now: Date,
-): Promise<ReportOutcome & { refused: number }> {
-  const charge = (bytes: number) => Math.round((bytes * node.ratePercent) / 100);
-  const to = new Date(Math.min(report.to * 1000, now.getTime()));
-  const from = new Date(Math.min(report.from * 1000, to.getTime()));
-  const moving = report.traffic.filter((slot) => slot.upload > 0 || slot.download > 0);
-  const windowStart = new Date(Math.max(from.getTime(), to.getTime() - MAX_WINDOW_SECONDS * 1_000));
-  const admitted = await admittedAmong(
-    db,
-    node,
-    moving.map((slot) => slot.id),
-    [windowStart, to],
-  );
-  const foreign = new Set(moving.filter((slot) => !admitted.has(slot.id)).map((slot) => slot.id));
-  const claimed = { upload: 0, download: 0 };
-  for (const slot of moving) {
-    claimed.upload += slot.upload;
-    claimed.download += slot.download;
-  }
-  const outcome = await applyReport(
-    db,
-    {
-      node,
-      sequence: report.sequence,
-      from,
-      to,
-      hour: hourOf(to),
-      claimed,
-      foreignSlots: foreign.size,
-      traffic: moving
-        .filter((slot) => admitted.has(slot.id))
-        .map((slot) => ({ id: slot.id, upload: charge(slot.upload), download: charge(slot.download) })),
-    },
-    now,
-  );
-  return { ...outcome, refused: outcome.applied && !outcome.implausible ? foreign.size : 0 };
 }
 
 /**

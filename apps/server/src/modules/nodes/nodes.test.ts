@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { useTestApp } from '../../testing/test-app.ts';
 
 const REALITY_KEY = 'Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw';
 
 describe('nodes and inbounds in the back office', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let admin: SignedInStaff;
   beforeAll(async () => {
-    t = await startTestApp();
     admin = await signedInStaff(t.app, t.database, 'admin');
   });
-  afterAll(() => t.close());
 
   const newNode = async (body: object = {}) =>
     (

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { listQuery, pageOf, uuidParams } from '@skyway/shared/schemas/admin/common';
+import { uuidParams } from '@skyway/shared/schemas/admin/common';
+import { listQuery, pageOf } from '@skyway/shared/schemas/paging';
 import {
   noticeCreateRequest,
   noticePatchRequest,
@@ -10,8 +11,8 @@ import {
 } from '@skyway/shared/schemas/admin/notices';
 import { noFields } from '@skyway/shared/schemas/envelope';
 import type { Database } from '../../db/client.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
-import { signedInStaff } from '../../plugins/staff-auth.ts';
+import { ok, replies } from '../../http/envelope.ts';
+import { signedInStaff } from '../staff/signed-in-staff.ts';
 import { listNotices } from './repository.ts';
 import {
   changeNotice,

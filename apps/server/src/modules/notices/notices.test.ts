@@ -1,28 +1,20 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/index.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
-import {
-  newClientAddress,
-  signedInUser,
-  startTestApp,
-  type TestApp,
-  webCaller,
-} from '../../testing/test-app.ts';
+import { newClientAddress, signedInUser, useTestApp, webCaller } from '../../testing/test-app.ts';
 
 const HOUR = 3_600_000;
 const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
 
 describe('notices', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let owner: SignedInStaff;
   const web = webCaller(() => t.app, newClientAddress);
 
   beforeAll(async () => {
-    t = await startTestApp();
     owner = await signedInStaff(t.app, t.database, 'owner');
   });
-  afterAll(() => t.close());
 
   let made = 0;
   /** A notice written in the back office; published an hour ago unless told otherwise. */

@@ -3,10 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { noFields } from '@skyway/shared/schemas/envelope';
 import { noticeListSchema, noticeReadRequest, publicNoticeListSchema } from '@skyway/shared/schemas/notices';
 import type { Database } from '../../db/client.ts';
-import { signedIn } from '../../plugins/auth.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
-import { AppError } from '../../plugins/errors.ts';
-import { requestLanguage } from '../../plugins/language.ts';
+import { signedIn } from '../sessions/signed-in.ts';
+import { ok, replies } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { requestLanguage } from '../../http/language.ts';
 import { downloadPageNotices } from './download-page.ts';
 import { accountNotices, markNoticeRead } from './repository.ts';
 

@@ -9,7 +9,7 @@ import type {
 import type { Database } from '../../db/client.ts';
 import { type NoticeRow, notices } from '../../db/schema/index.ts';
 import { renderMarkdown } from '../../lib/markdown.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { type Actor, recordAudit } from '../audit/repository.ts';
 import { lockNotice } from './repository.ts';
 import { forgetDownloadPageNotices } from './download-page.ts';

@@ -1,21 +1,19 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, jobRunLog, mailOutbox } from '../../db/schema/index.ts';
-import { logJobRun } from '../../jobs/job-runs-repository.ts';
+import { logJobRun } from './job-runs-repository.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { startTestApp, useTestApp } from '../../testing/test-app.ts';
 
 describe('the outbox and the jobs in the back office', () => {
-  let t: TestApp;
+  const t = useTestApp({ MAIL_EVERY_SECONDS: '0' });
   let support: SignedInStaff;
   let admin: SignedInStaff;
 
   beforeAll(async () => {
-    t = await startTestApp({ MAIL_EVERY_SECONDS: '0' });
     support = await signedInStaff(t.app, t.database, 'support');
     admin = await signedInStaff(t.app, t.database, 'admin');
   });
-  afterAll(() => t.close());
 
   const mail = async (values: Partial<typeof mailOutbox.$inferInsert>) => {
     const [row] = await t.database.db

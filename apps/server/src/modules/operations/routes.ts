@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { pageOf, uuidParams } from '@skyway/shared/schemas/admin/common';
+import { uuidParams } from '@skyway/shared/schemas/admin/common';
+import { pageOf } from '@skyway/shared/schemas/paging';
 import { jobsSchema, mailEntrySchema, mailListQuery } from '@skyway/shared/schemas/admin/operations';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.ts';
 import type { MailOutboxRow } from '../../db/schema/index.ts';
 import type { MailStatus } from '@skyway/shared/mail';
-import { latestJobRuns } from '../../jobs/job-runs-repository.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
-import { AppError } from '../../plugins/errors.ts';
-import { signedInStaff } from '../../plugins/staff-auth.ts';
+import { latestJobRuns } from './job-runs-repository.ts';
+import { ok, replies } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { signedInStaff } from '../staff/signed-in-staff.ts';
 import { recordAudit } from '../audit/repository.ts';
 import { cancelWaitingMail, findMail, listMail, requeueFailedMail } from './repository.ts';
 

@@ -2,12 +2,14 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { OrderRow } from '../../db/schema/index.ts';
-import type { PaymentProvider } from './provider.ts';
+import { type GatewayProviders, type PaymentProvider, providerOf } from './provider.ts';
 import { claimDueCheckout, markCheckoutClosed } from './repository.ts';
 
 export interface CheckoutDeps {
   db: Database;
   provider: PaymentProvider;
+  /** The gateways configured in the back office; none: the site's own provider alone. */
+  gateways?: GatewayProviders;
   log: FastifyBaseLogger;
 }
 
@@ -20,7 +22,8 @@ const CHECKOUT_CLOSES_PER_RUN = 100;
 /** One attempt at closing an order's checkout; a failure leaves it due, for the orders job. */
 async function closeCheckout(deps: CheckoutDeps, order: OrderRow): Promise<boolean> {
   try {
-    await deps.provider.closeCheckout(order);
+    // A gateway since removed has no checkout left to close.
+    await (await providerOf(deps, order))?.closeCheckout(order);
   } catch (error) {
     deps.log.warn(
       { err: error, order_id: order.id },

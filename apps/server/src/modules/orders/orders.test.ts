@@ -1,16 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { toUnixSeconds } from '@skyway/shared/dates';
 import type { Order } from '@skyway/shared/plans';
 import { expiryLedger, orders, payments, users } from '../../db/schema/index.ts';
-import { runOrdersJob } from '../../jobs/orders.ts';
-import {
-  newClientAddress,
-  signedInUser,
-  startTestApp,
-  type TestApp,
-  webCaller,
-} from '../../testing/test-app.ts';
+import { runOrdersJob } from './orders-job.ts';
+import { newClientAddress, signedInUser, useTestApp, webCaller } from '../../testing/test-app.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 import { fulfilPayment } from './fulfilment.ts';
 import { createSandboxProvider } from '../payments/sandbox.ts';
@@ -20,13 +14,9 @@ import { setUnitPrice } from './plans-repository.ts';
 const DAY = 86_400;
 
 describe('plans and orders', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let ip: string;
 
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
   beforeEach(async () => {
     ip = newClientAddress();
     for (const key of ['max_connections', 'order_pay_minutes'] as const)

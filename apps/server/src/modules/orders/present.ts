@@ -26,5 +26,6 @@ export function presentOrder(order: OrderRow, now: Date): Order {
     pay_time: toUnixSeconds(order.paidAt),
     latest_pay_time: toUnixSeconds(order.latestPayAt),
     checkout_url: isPayable(order, now) ? order.checkoutUrl : null,
+    usdt_amount: order.usdtAmount,
   };
 }

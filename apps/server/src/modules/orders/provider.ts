@@ -15,6 +15,8 @@ export interface CheckoutRequest {
 export interface Checkout {
   ref: string;
   url: string;
+  /** The USDT the buyer is asked for, when the provider converts the amount (a USDT gateway). */
+  usdtAmount?: string;
 }
 
 /** A payment a provider reports for a checkout. */
@@ -29,7 +31,8 @@ export interface ProviderPayment {
  * Payments themselves arrive through fulfilPayment (fulfilment.ts).
  */
 export interface PaymentProvider {
-  readonly name: PaymentProviderName;
+  /** The configured provider's, or a gateway's `<kind>:<gateway id>`. */
+  readonly name: PaymentProviderName | `${string}:${string}`;
   /** The methods a buyer may choose (`/web/plan/list`), in PAY_METHODS order; the checkout offers the chosen one only. */
   readonly methods: PayMethod[];
   createCheckout(request: CheckoutRequest): Promise<Checkout>;
@@ -44,12 +47,46 @@ export interface PaymentProvider {
   /**
    * Gives a whole payment back. `key` is sent as the idempotency key, so asking again after a lost
    * answer refunds once. Throws RefundRefused when the provider says no (already refunded, too old…),
-   * any other error when it could not be asked.
+   * any other error when it could not be asked. Absent when the provider has no refund call (Epay,
+   * USDT): its payments are refunded outside it and recorded as such.
    */
-  refund(
+  refund?(
     payment: { providerPaymentId: string; amount: number; currency: string },
     key: string,
   ): Promise<ProviderRefund>;
+}
+
+/** An enabled gateway as the buy page offers it: the methods it serves, its names, its fee. */
+export interface GatewayOffer {
+  gatewayId: string;
+  names: Record<Language, string>;
+  /** Basis points of the order's amount; 0: none. */
+  feeBps: number;
+  methods: PayMethod[];
+}
+
+/** The providers of the payment gateways configured in the back office (Epay…). */
+export interface GatewayProviders {
+  /** A gateway's provider by the name its orders carry (`epay:<gateway id>`), on or off; null: none. */
+  find(name: string): Promise<PaymentProvider | null>;
+  /** The enabled gateway's provider an order/create names, with its fee, when it serves the method. */
+  forCheckout(
+    gatewayId: string,
+    method: PayMethod,
+  ): Promise<{ provider: PaymentProvider; feeBps: number } | null>;
+  /** The enabled gateways that serve a method of the buy page's, in position order. */
+  offers(): Promise<GatewayOffer[]>;
+  /** The provider names of every gateway, whose unpaid orders the orders job asks about. */
+  names(): Promise<string[]>;
+}
+
+/** The provider an order (or its payment) was made with: the site's own, or its gateway's; null when that is gone. */
+export async function providerOf(
+  deps: { provider: PaymentProvider; gateways?: GatewayProviders },
+  order: Pick<OrderRow, 'provider'>,
+): Promise<PaymentProvider | null> {
+  if (order.provider === deps.provider.name) return deps.provider;
+  return (await deps.gateways?.find(order.provider)) ?? null;
 }
 
 /** A refund as the provider reports it: `pending` is accepted and on its way (some methods take days). */

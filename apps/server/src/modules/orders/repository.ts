@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { type OrderRow, orders } from '../../db/schema/index.ts';
 
@@ -13,11 +13,11 @@ export async function insertOrder(db: Database, values: NewOrder): Promise<Order
 export async function attachCheckout(
   db: Database,
   orderId: string,
-  checkout: { ref: string; url: string },
+  checkout: { ref: string; url: string; usdtAmount?: string },
 ): Promise<void> {
   await db
     .update(orders)
-    .set({ providerRef: checkout.ref, checkoutUrl: checkout.url })
+    .set({ providerRef: checkout.ref, checkoutUrl: checkout.url, usdtAmount: checkout.usdtAmount ?? null })
     .where(eq(orders.id, orderId));
 }
 
@@ -141,6 +141,20 @@ export async function findUserOrder(
   return row;
 }
 
+/** The order when it was made through `provider` (a gateway's notify names one by its id). */
+export async function findProviderOrder(
+  db: Database,
+  provider: string,
+  orderId: string,
+): Promise<OrderRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.provider, provider)))
+    .limit(1);
+  return row;
+}
+
 export async function findOrderByCheckout(
   db: Database,
   provider: string,
@@ -178,4 +192,32 @@ export async function userOrdersPage(db: Database, userId: string, page: { limit
     db.select({ n: count() }).from(orders).where(eq(orders.userId, userId)),
   ]);
   return { rows, total: total?.n ?? 0 };
+}
+
+/**
+ * The orders of these providers that no payment has reached yet and that may still be paid there: made
+ * in the last day, their deadline not more than `grace` behind (a cancelled or replaced order's page
+ * may still be open at the gateway). Newest first, at most `limit`.
+ */
+export async function ordersAwaitingPayment(
+  db: Database,
+  providers: string[],
+  now: Date,
+  options: { graceMs: number; limit: number },
+): Promise<OrderRow[]> {
+  if (providers.length === 0) return [];
+  return db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        inArray(orders.provider, providers),
+        ne(orders.status, 'paid'),
+        isNotNull(orders.providerRef),
+        gt(orders.createdAt, new Date(now.getTime() - 86_400_000)),
+        gt(orders.latestPayAt, new Date(now.getTime() - options.graceMs)),
+      ),
+    )
+    .orderBy(desc(orders.createdAt))
+    .limit(options.limit);
 }

@@ -10,10 +10,11 @@ import {
   orderSchema,
   planListSchema,
 } from '@skyway/shared/schemas/plans';
-import { signedIn } from '../../plugins/auth.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
-import { requestLanguage } from '../../plugins/language.ts';
-import { returnPath, siteOrigin } from './return-path.ts';
+import { signedIn } from '../sessions/signed-in.ts';
+import { ok, replies } from '../../http/envelope.ts';
+import { requestLanguage } from '../../http/language.ts';
+import { siteOrigin } from '../../lib/site-origin.ts';
+import { returnPath } from './return-path.ts';
 import { cancelOrder, createOrder, listOrders, listPlans, type OrderDeps, queryOrder } from './service.ts';
 
 /** The plan and order calls of PRODUCT.md section 2. */
@@ -21,13 +22,13 @@ export async function orderRoutes(
   app: FastifyInstance,
   options: OrderDeps & { publicUrl: string | undefined },
 ): Promise<void> {
-  const { db, provider, publicUrl } = options;
+  const { db, publicUrl } = options;
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.post(
     '/web/plan/list',
     { config: { auth: 'public' }, schema: { body: noFields, response: replies(planListSchema) } },
-    async (request) => ok(request, await listPlans(db, provider)),
+    async (request) => ok(request, await listPlans(options, requestLanguage(request))),
   );
 
   routes.post(

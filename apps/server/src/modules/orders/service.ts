@@ -7,14 +7,15 @@ import {
   type Order,
   type OrderCreateRequest,
   type OrderList,
+  type PayOption,
   type PlanList,
 } from '@skyway/shared/plans';
-import { orderAmount } from '@skyway/shared/money';
+import { gatewayFee, orderAmount } from '@skyway/shared/money';
 import type { PageRequest } from '@skyway/shared/paging';
 import type { Database } from '../../db/client.ts';
 import type { OrderRow } from '../../db/schema/index.ts';
 import type { SignedInUser } from '../sessions/repository.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import type { Counters } from '../limits/counters.ts';
 import { readSettings } from '../settings/repository.ts';
@@ -23,7 +24,7 @@ import { fulfilPayment } from './fulfilment.ts';
 import { newOrderId } from './order-ids.ts';
 import { findPlan, readPlans } from './plans-repository.ts';
 import { isPayable, presentOrder } from './present.ts';
-import type { PaymentProvider } from './provider.ts';
+import { type GatewayProviders, type PaymentProvider, providerOf } from './provider.ts';
 import {
   attachCheckout,
   cancelPayableOrder,
@@ -36,6 +37,8 @@ import {
 export interface OrderDeps {
   db: Database;
   provider: PaymentProvider;
+  /** The gateways configured in the back office; none: the site's own provider alone. */
+  gateways?: GatewayProviders;
   counters: Counters;
   log: FastifyBaseLogger;
 }
@@ -43,14 +46,58 @@ export interface OrderDeps {
 /** Orders a user may create in an hour: each one opens a checkout at the provider. */
 export const ORDERS_PER_HOUR = 30;
 
-export async function listPlans(db: Database, provider: PaymentProvider): Promise<PlanList> {
-  const [settings, plans] = await Promise.all([readSettings(db), readPlans(db)]);
+/**
+ * The plans, and every way to pay them: the site's own provider's methods first (as before gateways,
+ * so its buyers keep their default), then each enabled gateway's in position order, named in the
+ * buyer's language.
+ */
+export async function listPlans(
+  deps: Pick<OrderDeps, 'db' | 'provider' | 'gateways'>,
+  language: Language,
+): Promise<PlanList> {
+  const { db, provider } = deps;
+  const [settings, plans, offers] = await Promise.all([
+    readSettings(db),
+    readPlans(db),
+    deps.gateways?.offers() ?? [],
+  ]);
+  const own: PayOption[] = provider.methods.map((method) => ({
+    pay_method: method,
+    gateway_id: null,
+    name: null,
+    fee_bps: 0,
+  }));
+  const gateways: PayOption[] = offers.flatMap((offer) =>
+    offer.methods.map((method) => ({
+      pay_method: method,
+      gateway_id: offer.gatewayId,
+      name: offer.names[language],
+      fee_bps: offer.feeBps,
+    })),
+  );
   return {
     currency: CURRENCY,
     max_connections: settings.max_connections,
     plans,
     pay_methods: provider.methods,
+    pay_options: [...own, ...gateways],
   };
+}
+
+/** The provider that will take the order's money, and its fee: the gateway named, else the site's own. */
+async function checkoutProvider(
+  deps: OrderDeps,
+  request: OrderCreateRequest,
+): Promise<{ provider: PaymentProvider; feeBps: number }> {
+  if (request.gateway_id) {
+    const gateway = await deps.gateways?.forCheckout(request.gateway_id, request.pay_method);
+    if (!gateway) throw new AppError(400, 'field_invalid', { field: 'gateway_id' });
+    return gateway;
+  }
+  if (!deps.provider.methods.includes(request.pay_method)) {
+    throw new AppError(400, 'field_invalid', { field: 'pay_method' });
+  }
+  return { provider: deps.provider, feeBps: 0 };
 }
 
 /**
@@ -65,16 +112,17 @@ export async function createOrder(
   request: OrderCreateRequest,
   context: { language: Language; returnUrl: (orderId: string) => string; now: Date },
 ): Promise<CreatedOrder> {
-  const { db, provider, counters } = deps;
+  const { db, counters } = deps;
   const { now } = context;
   const [settings, plan] = await Promise.all([readSettings(db), findPlan(db, request.period)]);
   if (!plan) throw new AppError(400, 'field_invalid', { field: 'period' });
   if (request.connections > settings.max_connections) {
     throw new AppError(400, 'field_invalid', { field: 'connections' });
   }
-  if (!provider.methods.includes(request.pay_method)) {
-    throw new AppError(400, 'field_invalid', { field: 'pay_method' });
-  }
+  const { provider, feeBps } = await checkoutProvider(deps, request);
+  const price = orderAmount(plan.unit_price, request.connections);
+  // The gateway's fee is part of the order's amount: what the buyer pays, and what its notify must match.
+  const fee = gatewayFee(price, feeBps);
   const limit = await counters.hit(`orders:user:${user.id}`, 60 * 60);
   if (limit.count > ORDERS_PER_HOUR)
     throw new AppError(429, 'too_many_requests', { retryAfter: limit.resetIn });
@@ -90,7 +138,7 @@ export async function createOrder(
       days: plan.days,
       connections: request.connections,
       unitPrice: plan.unit_price,
-      amount: orderAmount(plan.unit_price, request.connections),
+      amount: price + fee,
       currency: CURRENCY,
       payMethod: request.pay_method,
       provider: provider.name,
@@ -118,6 +166,7 @@ export async function createOrder(
   return {
     order_id: order.id,
     amount: order.amount,
+    fee,
     latest_pay_time: toUnixSeconds(order.latestPayAt),
     checkout_url: checkout.url,
   };
@@ -153,9 +202,10 @@ export async function queryOrder(
   orderId: string,
   now: Date,
 ): Promise<Order> {
-  const { db, provider } = deps;
+  const { db } = deps;
   let order = await ownOrder(db, user, orderId);
-  if (order.status !== 'paid' && order.provider === provider.name && order.providerRef) {
+  const provider = order.status !== 'paid' && order.providerRef ? await providerOf(deps, order) : null;
+  if (provider) {
     try {
       const payment = await provider.findPayment(order);
       if (payment) {

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { noFields } from '@skyway/shared/schemas/envelope';
 import { appleNotificationRequest } from '@skyway/shared/schemas/payments';
-import { ok, replies } from '../../plugins/envelope.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { ok, replies } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
 import { type AppleHandler, processAppleNotification } from './apple.ts';
 import { AppleNotificationRefused } from './apple-verify.ts';
 

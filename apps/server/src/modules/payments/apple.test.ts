@@ -13,7 +13,7 @@ import { openDatabase } from '../../db/client.ts';
 import { appStoreTransactions, expiryLedger, paymentEvents, users } from '../../db/schema/index.ts';
 import { makeTestChain, signJws, type TestChain, unsignedJws } from '../../testing/apple-chain.ts';
 import { signerOf, StoreSubscription, storeNotification } from '../../testing/apple-notifications.ts';
-import { signedInUser, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { signedInUser, startTestApp, useTestApp } from '../../testing/test-app.ts';
 import { createServerDatabase, testDatabaseKind } from '../../testing/test-database.ts';
 import { fulfilPayment } from '../orders/fulfilment.ts';
 import { createUser } from '../users/repository.ts';
@@ -71,17 +71,12 @@ const notification = (
 ) => storeNotification(signer, { bundleId: BUNDLE_ID }, type, subtype, parts, data);
 
 describe('App Store notifications', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
+  beforeAll(() => {
     chain = makeTestChain();
     signer = signerOf(chain);
-    t = await startTestApp(appleEnv());
   });
-  afterAll(async () => {
-    await t.close();
-    chain.remove();
-  });
+  afterAll(() => chain.remove());
+  const t = useTestApp(() => appleEnv());
 
   const deliver = (payload: object | string) =>
     t.app.inject({

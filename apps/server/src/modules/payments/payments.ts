@@ -4,10 +4,14 @@ import type { Database } from '../../db/client.ts';
 import { appleRoutes } from './apple-routes.ts';
 import { createAppleVerifier } from './apple-verify.ts';
 import type { PaymentProvider } from '../orders/provider.ts';
+import type { LimitCounters } from '../limits/counters.ts';
+import { alipayNotifyRoutes } from './alipay-notify-routes.ts';
+import { epayNotifyRoutes } from './epay-notify-routes.ts';
 import { createSandboxProvider } from './sandbox.ts';
 import { sandboxRoutes } from './sandbox-routes.ts';
 import { createStripeProvider } from './stripe.ts';
 import { stripeWebhookRoutes } from './stripe-webhook.ts';
+import { usdtNotifyRoutes } from './usdt-notify-routes.ts';
 
 /** The provider the config chose (the config has already refused the sandbox in production). */
 export function createPaymentProvider(config: Config): PaymentProvider {
@@ -18,14 +22,19 @@ export function createPaymentProvider(config: Config): PaymentProvider {
 }
 
 /**
- * The provider's own endpoints: the sandbox's checkout page, or Stripe's webhook; and App Store
+ * The provider's own endpoints: the sandbox's checkout page, or Stripe's webhook; the payment
+ * gateways' notifies (Epay, USDT, Alipay face-to-face); and App Store
  * notifications when APPLE_BUNDLE_ID is set (whatever the card provider).
  */
 export async function paymentRoutes(
   app: FastifyInstance,
-  options: { db: Database; config: Config },
+  options: { db: Database; config: Config; counters: LimitCounters },
 ): Promise<void> {
   const { db, config } = options;
+  const notifies = { db, secretsKey: config.payments.secretsKey, counters: options.counters };
+  await app.register(epayNotifyRoutes, notifies);
+  await app.register(usdtNotifyRoutes, notifies);
+  await app.register(alipayNotifyRoutes, notifies);
   if (config.payments.provider === 'stripe') {
     await app.register(stripeWebhookRoutes, { db, webhookSecret: config.payments.stripe.webhookSecret });
   } else {

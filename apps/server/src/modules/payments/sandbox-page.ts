@@ -34,10 +34,11 @@ const TEXT: Record<
       `${months} ${months === 1 ? 'month' : 'months'} × ${connections} ${connections === 1 ? 'connection' : 'connections'}`,
     amount: 'Amount',
     method: 'Payment method',
-    methods: { alipay: 'Alipay', wechat_pay: 'WeChat Pay', card: 'Card' },
+    methods: { alipay: 'Alipay', wechat_pay: 'WeChat Pay', usdt: 'USDT (TRC20)', card: 'Card' },
     pay: {
       alipay: 'Pay with Alipay (test)',
       wechat_pay: 'Pay with WeChat Pay (test)',
+      usdt: 'Pay in USDT (test)',
       card: 'Pay by card (test)',
     },
     cancel: 'Cancel',
@@ -54,10 +55,11 @@ const TEXT: Record<
     plan: (months, connections) => `${months} 个月 × ${connections} 个连接`,
     amount: '金额',
     method: '支付方式',
-    methods: { alipay: '支付宝', wechat_pay: '微信支付', card: '银行卡' },
+    methods: { alipay: '支付宝', wechat_pay: '微信支付', usdt: 'USDT（TRC20）', card: '银行卡' },
     pay: {
       alipay: '使用支付宝付款（测试）',
       wechat_pay: '使用微信支付（测试）',
+      usdt: '使用 USDT 付款（测试）',
       card: '使用银行卡付款（测试）',
     },
     cancel: '取消',
@@ -74,10 +76,11 @@ const TEXT: Record<
     plan: (months, connections) => `${months} 個月 × ${connections} 個連線`,
     amount: '金額',
     method: '付款方式',
-    methods: { alipay: '支付寶', wechat_pay: '微信支付', card: '信用卡' },
+    methods: { alipay: '支付寶', wechat_pay: '微信支付', usdt: 'USDT（TRC20）', card: '信用卡' },
     pay: {
       alipay: '使用支付寶付款（測試）',
       wechat_pay: '使用微信支付（測試）',
+      usdt: '使用 USDT 付款（測試）',
       card: '使用信用卡付款（測試）',
     },
     cancel: '取消',
@@ -106,6 +109,11 @@ const MARKS: Record<PayMethod, string> = {
     '<rect width="24" height="24" rx="5" fill="#07C160"/>' +
       '<ellipse cx="10" cy="10" rx="6" ry="5" fill="#fff"/>' +
       '<ellipse cx="15" cy="14.5" rx="5" ry="4.2" fill="#fff" stroke="#07C160" stroke-width="1.5"/>',
+  ),
+  // Tether green with a white T.
+  usdt: markSvg(
+    '<rect width="24" height="24" rx="5" fill="#26A17B"/>' +
+      '<path d="M6 7h12M12 7v11M7.5 11.5c1.2.8 2.7 1.2 4.5 1.2s3.3-.4 4.5-1.2" fill="none" stroke="#fff" stroke-width="2" stroke-linecap="round"/>',
   ),
   card: markSvg(
     '<rect width="24" height="24" rx="5" fill="#475569"/>' +

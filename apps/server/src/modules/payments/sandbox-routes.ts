@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db/client.ts';
-import { requestLanguage } from '../../plugins/language.ts';
+import { requestLanguage } from '../../http/language.ts';
 import { returnPath } from '../orders/return-path.ts';
 import { isPayable } from '../orders/present.ts';
 import { findOrderByCheckout } from '../orders/repository.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { LANGUAGE_PARAM } from '@skyway/shared/languages';
-import { PAY_METHODS } from '@skyway/shared/plans';
+import { CARD_PROVIDER_METHODS } from '@skyway/shared/plans';
 import type { PaymentProvider } from '../orders/provider.ts';
 
 export const SANDBOX_PATH = '/pay/sandbox';
@@ -14,8 +14,8 @@ export const SANDBOX_PATH = '/pay/sandbox';
 export function createSandboxProvider(): PaymentProvider {
   return {
     name: 'sandbox',
-    // Every method, each simulated by the page, so that the whole buy page can be tried out.
-    methods: [...PAY_METHODS],
+    // Every method of the provider it stands in for, each simulated by the page.
+    methods: [...CARD_PROVIDER_METHODS],
     async createCheckout({ language }) {
       const ref = randomBytes(24).toString('base64url');
       return { ref, url: `${SANDBOX_PATH}/${ref}?l=${LANGUAGE_PARAM[language]}` };

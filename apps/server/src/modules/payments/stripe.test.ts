@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAY_SECONDS } from '@skyway/shared/plans';
 import { signParams } from '@skyway/shared/signing';
 import { orders, paymentEvents, payments, users } from '../../db/schema/index.ts';
-import { runOrdersJob } from '../../jobs/orders.ts';
+import { runOrdersJob } from '../orders/orders-job.ts';
 import {
   randomId,
   startStripeApi,
@@ -13,7 +13,7 @@ import {
   stripeSignature,
   type WireSession,
 } from '../../testing/stripe-api.ts';
-import { newClientAddress, signedInUser, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { newClientAddress, signedInUser, startTestApp, useTestApp } from '../../testing/test-app.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 import { resetSetting, writeSetting } from '../settings/repository.ts';
 import { createStripeProvider } from './stripe.ts';
@@ -36,14 +36,16 @@ const STRIPE_ENV = {
 };
 
 describe('Stripe Checkout and its webhook', () => {
-  let t: TestApp;
   let api: StripeApi;
   let ip: string;
   let monthPrice: number;
 
   beforeAll(async () => {
     api = await startStripeApi({ secretKey: SECRET_KEY });
-    t = await startTestApp({ ...STRIPE_ENV, STRIPE_API_URL: api.url, SIGNATURE_SECRET: SIGNING_SECRET });
+  });
+  afterAll(() => api.close());
+  const t = useTestApp(() => ({ ...STRIPE_ENV, STRIPE_API_URL: api.url, SIGNATURE_SECRET: SIGNING_SECRET }));
+  beforeAll(async () => {
     const plans = (await call('/web/plan/list')).json().data.plans as {
       period: string;
       unit_price: number;
@@ -51,10 +53,6 @@ describe('Stripe Checkout and its webhook', () => {
     const month = plans.find((plan) => plan.period === 'month');
     if (!month) throw new Error('no month plan');
     monthPrice = month.unit_price;
-  });
-  afterAll(async () => {
-    await t.close();
-    await api.close();
   });
   beforeEach(() => {
     ip = newClientAddress();

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { NODE_API_VERSION } from '@skyway/shared/schemas/node-api';
 import { deviceSlots, slotAddresses } from '../../db/schema/index.ts';
 import { payingCustomer } from '../../testing/customers.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
-import { newClientAddress, startTestApp, type TestApp, webCaller } from '../../testing/test-app.ts';
+import { newClientAddress, useTestApp, webCaller } from '../../testing/test-app.ts';
 import { writeSetting } from '../settings/repository.ts';
 import { countryOf, normalAddress } from './countries.ts';
 import { type PresencePolicy, type Sighting, liveWindowMs, slotVerdict } from './rules.ts';
@@ -81,7 +81,7 @@ describe('one device per slot: the rule', () => {
 });
 
 describe('one device per slot: through the node API', () => {
-  let t: TestApp;
+  const t = useTestApp({ NODE_ONLINE_INTERVAL_SECONDS: '10' });
   let admin: SignedInStaff;
   let token: string;
   const web = webCaller(
@@ -90,7 +90,6 @@ describe('one device per slot: through the node API', () => {
   );
 
   beforeAll(async () => {
-    t = await startTestApp({ NODE_ONLINE_INTERVAL_SECONDS: '10' });
     admin = await signedInStaff(t.app, t.database, 'admin');
     const created = await admin.call('POST', '/nodes', {
       name: 'Presence',
@@ -106,7 +105,6 @@ describe('one device per slot: through the node API', () => {
     });
     token = (await admin.call('POST', `/nodes/${id}/token`)).json().data.token as string;
   });
-  afterAll(() => t.close());
 
   const nodeCall = (method: 'GET' | 'POST', url: string, payload?: object) =>
     t.app.inject({

@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { nodes, type TrafficDiscrepancyRow, trafficDiscrepancies } from '../../db/schema/index.ts';
-import { AppError } from '../../plugins/errors.ts';
+import type { TrafficDiscrepancyRow } from '../../db/schema/index.ts';
+import { AppError } from '../../http/errors.ts';
 import { recordAudit, type StaffActor } from '../audit/repository.ts';
+import { nodeNames } from '../nodes/repository.ts';
+import { lockDiscrepancy, markDiscrepancyResolved } from '../traffic/discrepancies.ts';
 
 /**
  * A member of staff has looked at an hour whose reports and ledger disagree, and says what they
@@ -14,20 +15,17 @@ export async function resolveDiscrepancy(
   request: { id: string; reason: string; now: Date },
 ): Promise<{ discrepancy: TrafficDiscrepancyRow; nodeName: string }> {
   return db.transaction(async (tx) => {
-    const [found] = await tx
-      .select({ discrepancy: trafficDiscrepancies, nodeName: nodes.name })
-      .from(trafficDiscrepancies)
-      .innerJoin(nodes, eq(nodes.id, trafficDiscrepancies.nodeId))
-      .where(eq(trafficDiscrepancies.id, request.id))
-      .for('update', { of: trafficDiscrepancies });
+    const found = await lockDiscrepancy(tx, request.id);
     if (!found) throw new AppError(404, 'not_found');
-    if (found.discrepancy.resolvedAt) throw new AppError(409, 'already_resolved');
-    const [resolved] = await tx
-      .update(trafficDiscrepancies)
-      .set({ resolvedAt: request.now, resolvedBy: actor.staffId, resolution: request.reason })
-      .where(eq(trafficDiscrepancies.id, request.id))
-      .returning();
-    if (!resolved) throw new Error('discrepancy not written');
+    if (found.resolvedAt) throw new AppError(409, 'already_resolved');
+    const nodeName = (await nodeNames(tx, [found.nodeId])).get(found.nodeId);
+    // Its node's removal removes it (cascade), and the lock keeps the node until this ends.
+    if (nodeName === undefined) throw new AppError(404, 'not_found');
+    const resolved = await markDiscrepancyResolved(tx, request.id, {
+      at: request.now,
+      by: actor.staffId,
+      reason: request.reason,
+    });
     await recordAudit(
       tx,
       actor,
@@ -40,6 +38,6 @@ export async function resolveDiscrepancy(
       },
       request.now,
     );
-    return { discrepancy: resolved, nodeName: found.nodeName };
+    return { discrepancy: resolved, nodeName };
   });
 }

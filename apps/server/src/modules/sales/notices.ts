@@ -74,3 +74,45 @@ export async function recordMoneyNotice(
     return 'noted';
   });
 }
+
+/** Why a gateway's notify changed nothing before it reached an order (modules/payments). */
+export type NotifyRefusal =
+  | 'bad_signature'
+  | 'foreign_merchant'
+  | 'wrong_status'
+  | 'malformed'
+  | 'unknown_order'
+  // A USDT gateway's: not the trade the order was opened with, or not the USDT amount it was shown.
+  | 'other_trade'
+  | 'wrong_usdt_amount';
+
+/**
+ * A gateway's notify that was refused (forged, another merchant's, not a payment, for no order of
+ * ours) goes to the attention queue with what was wrong and what it said, once per distinct notify:
+ * `fingerprint` names it (a hash of its fields), so a retried or repeated one is one item.
+ */
+export async function recordRefusedNotify(
+  db: Database,
+  notify: {
+    provider: string;
+    reason: NotifyRefusal;
+    fingerprint: string;
+    amount: number;
+    currency: string;
+    fields: Record<string, string>;
+  },
+  now: Date,
+): Promise<void> {
+  await db
+    .insert(providerNotices)
+    .values({
+      provider: notify.provider,
+      kind: 'notify_refused',
+      providerObjectId: `${notify.reason}:${notify.fingerprint}`,
+      amount: notify.amount,
+      currency: notify.currency,
+      detail: { reason: notify.reason, fields: notify.fields },
+      createdAt: now,
+    })
+    .onConflictDoNothing();
+}

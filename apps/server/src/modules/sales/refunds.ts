@@ -9,10 +9,15 @@ import {
   refunds,
   type RefundRow,
 } from '../../db/schema/index.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { inAccountTransaction, type LockedAccount } from '../access/access.ts';
 import { recordAudit, type StaffActor } from '../audit/repository.ts';
-import { type PaymentProvider, RefundRefused } from '../orders/provider.ts';
+import {
+  type GatewayProviders,
+  type PaymentProvider,
+  providerOf,
+  RefundRefused,
+} from '../orders/provider.ts';
 import { lockOrder, orderOwner } from '../orders/repository.ts';
 
 export type TimeAction = 'take_back' | 'keep';
@@ -40,13 +45,18 @@ async function buyerOf(db: Database, payment: { orderId: string }): Promise<stri
   return owner;
 }
 
-async function paymentOwner(db: Database, paymentId: string): Promise<string> {
+/** A payment's order and provider, as the calls here first need them. */
+async function paymentOf(db: Database, paymentId: string): Promise<{ orderId: string; provider: string }> {
   const [payment] = await db
-    .select({ orderId: payments.orderId })
+    .select({ orderId: payments.orderId, provider: payments.provider })
     .from(payments)
     .where(eq(payments.id, paymentId));
   if (!payment) throw new AppError(404, 'not_found');
-  return buyerOf(db, payment);
+  return payment;
+}
+
+async function paymentOwner(db: Database, paymentId: string): Promise<string> {
+  return buyerOf(db, await paymentOf(db, paymentId));
 }
 
 /**
@@ -74,6 +84,62 @@ async function settleRefunded(
 }
 
 /**
+ * The refund row of a whole payment, with its audit row: `pending` before its provider is asked, or
+ * `succeeded` when it was refunded outside (`secondsTaken` then says what it took back).
+ */
+async function writeRefund(
+  tx: Database,
+  actor: StaffActor,
+  payment: PaymentRow,
+  request: {
+    status: 'pending' | 'succeeded';
+    time: TimeAction;
+    reason: string;
+    now: Date;
+    secondsTaken?: number | null;
+  },
+): Promise<RefundRow> {
+  const outside = request.status === 'succeeded';
+  const [refund] = await tx
+    .insert(refunds)
+    .values({
+      paymentId: payment.id,
+      provider: payment.provider,
+      amount: payment.amount,
+      currency: payment.currency,
+      status: request.status,
+      timeAction: request.time,
+      secondsTaken: request.secondsTaken ?? null,
+      reason: request.reason,
+      staffId: actor.staffId,
+      createdAt: request.now,
+      updatedAt: request.now,
+    })
+    .returning();
+  if (!refund) throw new Error('refund not written');
+  await recordAudit(
+    tx,
+    actor,
+    {
+      action: outside ? 'payment.refund_outside' : 'payment.refund',
+      targetType: 'payment',
+      targetId: payment.id,
+      before: { outcome: payment.outcome, refunded: false },
+      after: {
+        refund_id: refund.id,
+        amount: refund.amount,
+        currency: refund.currency,
+        time: request.time,
+        reason: request.reason,
+        ...(outside ? { seconds_taken: refund.secondsTaken } : {}),
+      },
+    },
+    request.now,
+  );
+  return refund;
+}
+
+/**
  * Gives a whole payment back through its provider (PRODUCT.md section 5), exactly once however
  * many times it is asked:
  *
@@ -89,16 +155,22 @@ async function settleRefunded(
  * provider that cannot be reached leaves it pending with the error, for a retry.
  */
 export async function refundPayment(
-  deps: { db: Database; provider: PaymentProvider },
+  deps: { db: Database; provider: PaymentProvider; gateways?: GatewayProviders },
   actor: StaffActor,
   request: { paymentId: string; time: TimeAction; reason: string; now: Date },
 ): Promise<RefundRow> {
-  const { db, provider } = deps;
-  const owner = await paymentOwner(db, request.paymentId);
+  const { db } = deps;
+  const found = await paymentOf(db, request.paymentId);
+  const owner = await buyerOf(db, found);
+  // The site's provider, or the payment gateway that took the payment (asked before the buyer's
+  // transaction: a gateway is read from the store).
+  // Epay and USDT have no refund call: theirs are refunded outside and recorded (recordRefundOutside).
+  const provider = await providerOf(deps, found);
+  const refundCall = provider?.refund?.bind(provider);
+  if (!refundCall) throw new AppError(409, 'refund_unavailable');
   const started = await inAccountTransaction(db, owner, request.now, async ({ tx }) => {
     const payment = await lockPayment(tx, request.paymentId);
     if (!payment) throw new AppError(404, 'not_found');
-    if (payment.provider !== provider.name) throw new AppError(409, 'refund_unavailable');
     const existing = await liveRefund(tx, payment.id);
     if (existing?.status === 'succeeded') throw new AppError(409, 'already_refunded');
     if (existing) {
@@ -106,40 +178,7 @@ export async function refundPayment(
       return { payment, refund: existing, ask: !inFlight };
     }
     if (payment.settledAt) throw new AppError(409, 'already_resolved');
-    const [refund] = await tx
-      .insert(refunds)
-      .values({
-        paymentId: payment.id,
-        provider: payment.provider,
-        amount: payment.amount,
-        currency: payment.currency,
-        status: 'pending',
-        timeAction: request.time,
-        reason: request.reason,
-        staffId: actor.staffId,
-        createdAt: request.now,
-        updatedAt: request.now,
-      })
-      .returning();
-    if (!refund) throw new Error('refund not written');
-    await recordAudit(
-      tx,
-      actor,
-      {
-        action: 'payment.refund',
-        targetType: 'payment',
-        targetId: payment.id,
-        before: { outcome: payment.outcome, refunded: false },
-        after: {
-          refund_id: refund.id,
-          amount: refund.amount,
-          currency: refund.currency,
-          time: request.time,
-          reason: request.reason,
-        },
-      },
-      request.now,
-    );
+    const refund = await writeRefund(tx, actor, payment, { ...request, status: 'pending' });
     return { payment, refund, ask: true };
   });
   if (!started.ask) return started.refund;
@@ -147,7 +186,7 @@ export async function refundPayment(
   const { payment, refund } = started;
   let answer;
   try {
-    answer = await provider.refund(payment, refund.id);
+    answer = await refundCall(payment, refund.id);
   } catch (error) {
     const refused = error instanceof RefundRefused;
     const message = error instanceof Error ? error.message : String(error);
@@ -177,6 +216,34 @@ export async function refundPayment(
       .where(eq(refunds.id, refund.id))
       .returning();
     return written ?? current;
+  });
+}
+
+/**
+ * A payment whose provider has no refund call here (a payment gateway: Epay, USDT), refunded by the
+ * operator outside (at the aggregator, by a transfer back): recorded as a succeeded refund without a
+ * provider id, and the order's time taken back or kept with a ledger row, in the buyer's transaction,
+ * once. A payment of a provider with a refund call (the site's own, Alipay) is refunded through it
+ * instead.
+ */
+export async function recordRefundOutside(
+  deps: { db: Database; provider: PaymentProvider; gateways?: GatewayProviders },
+  actor: StaffActor,
+  request: { paymentId: string; time: TimeAction; reason: string; now: Date },
+): Promise<RefundRow> {
+  const found = await paymentOf(deps.db, request.paymentId);
+  const owner = await buyerOf(deps.db, found);
+  if ((await providerOf(deps, found))?.refund) throw new AppError(409, 'refund_through_provider');
+  return inAccountTransaction(deps.db, owner, request.now, async (account) => {
+    const payment = await lockPayment(account.tx, request.paymentId);
+    if (!payment) throw new AppError(404, 'not_found');
+    const existing = await liveRefund(account.tx, payment.id);
+    if (existing?.status === 'succeeded') throw new AppError(409, 'already_refunded');
+    if (existing || payment.settledAt) throw new AppError(409, 'already_resolved');
+    const order = await lockOrder(account.tx, payment.orderId);
+    if (!order) throw new Error(`payment ${payment.id} has no order`);
+    const secondsTaken = await settleRefunded(account, payment, order, request.time);
+    return writeRefund(account.tx, actor, payment, { ...request, status: 'succeeded', secondsTaken });
   });
 }
 

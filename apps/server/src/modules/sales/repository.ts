@@ -4,15 +4,15 @@ import type { Database } from '../../db/client.ts';
 import { countUpToCap, inOrder } from '../../db/lists.ts';
 import {
   mailOutbox,
-  nodes,
   orders,
   payments,
   providerNotices,
   refunds,
-  trafficDiscrepancies,
   users,
   type RefundRow,
 } from '../../db/schema/index.ts';
+import { nodeNames } from '../nodes/repository.ts';
+import { openDiscrepancies, openDiscrepancyCount } from '../traffic/discrepancies.ts';
 
 export interface SalesFilter {
   provider?: string;
@@ -134,8 +134,6 @@ const unsettled = and(ne(payments.outcome, 'credited'), isNull(payments.settledA
  */
 const unfinishedRefund = and(ne(refunds.status, 'succeeded'), isNull(payments.settledAt));
 const openNotice = isNull(providerNotices.resolvedAt);
-/** Discrepancies of the traffic ledger nobody has looked at yet (`traffic_discrepancies_open_idx`). */
-const openDiscrepancy = isNull(trafficDiscrepancies.resolvedAt);
 const recentFailedMail = (now: Date, days: number) =>
   and(
     eq(mailOutbox.status, 'failed'),
@@ -144,7 +142,7 @@ const recentFailedMail = (now: Date, days: number) =>
 
 /** The attention queue's items, the newest `limit` of each kind. */
 export async function attentionItems(db: Database, now: Date, options: { limit: number; mailDays: number }) {
-  const [unsettledPayments, refundPayments, notices, mail, traffic] = await Promise.all([
+  const [unsettledPayments, refundPayments, notices, mail, discrepancies] = await Promise.all([
     db
       .select(paymentColumns)
       .from(payments)
@@ -177,20 +175,23 @@ export async function attentionItems(db: Database, now: Date, options: { limit: 
       .where(recentFailedMail(now, options.mailDays))
       .orderBy(desc(mailOutbox.createdAt))
       .limit(options.limit),
-    db
-      .select({ discrepancy: trafficDiscrepancies, nodeName: nodes.name })
-      .from(trafficDiscrepancies)
-      .innerJoin(nodes, eq(nodes.id, trafficDiscrepancies.nodeId))
-      .where(openDiscrepancy)
-      .orderBy(desc(trafficDiscrepancies.foundAt))
-      .limit(options.limit),
+    openDiscrepancies(db, options.limit),
   ]);
+  const names = await nodeNames(
+    db,
+    discrepancies.map((discrepancy) => discrepancy.nodeId),
+  );
+  // A node removed meanwhile took its discrepancies with it.
+  const traffic = discrepancies.flatMap((discrepancy) => {
+    const nodeName = names.get(discrepancy.nodeId);
+    return nodeName === undefined ? [] : [{ discrepancy, nodeName }];
+  });
   return { unsettledPayments, refundPayments, notices, mail, traffic };
 }
 
 /** How many of each kind the attention queue holds (the dashboard shows their sum). */
 export async function attentionCounts(db: Database, now: Date, mailDays: number) {
-  const [[p], [r], [n], [m], [d]] = await Promise.all([
+  const [[p], [r], [n], [m], traffic] = await Promise.all([
     db.select({ n: count() }).from(payments).where(unsettled),
     db
       .select({ n: count() })
@@ -199,13 +200,13 @@ export async function attentionCounts(db: Database, now: Date, mailDays: number)
       .where(unfinishedRefund),
     db.select({ n: count() }).from(providerNotices).where(openNotice),
     db.select({ n: count() }).from(mailOutbox).where(recentFailedMail(now, mailDays)),
-    db.select({ n: count() }).from(trafficDiscrepancies).where(openDiscrepancy),
+    openDiscrepancyCount(db),
   ]);
   return {
     payments: p?.n ?? 0,
     refunds: r?.n ?? 0,
     notices: n?.n ?? 0,
     mail: m?.n ?? 0,
-    traffic: d?.n ?? 0,
+    traffic,
   };
 }

@@ -19,10 +19,10 @@ import {
   trafficDiscrepancySchema,
 } from '@skyway/shared/schemas/admin/sales';
 import type { Database } from '../../db/client.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
-import { AppError } from '../../plugins/errors.ts';
-import { signedInStaff } from '../../plugins/staff-auth.ts';
-import type { PaymentProvider } from '../orders/provider.ts';
+import { ok, replies } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { signedInStaff } from '../staff/signed-in-staff.ts';
+import type { GatewayProviders, PaymentProvider } from '../orders/provider.ts';
 import {
   presentDiscrepancy,
   presentFailedMail,
@@ -31,7 +31,7 @@ import {
   presentPayment,
   presentRefund,
 } from './present.ts';
-import { refundPayment, resolveNotice, settlePayment } from './refunds.ts';
+import { recordRefundOutside, refundPayment, resolveNotice, settlePayment } from './refunds.ts';
 import { resolveDiscrepancy } from './discrepancies.ts';
 import {
   attentionCounts,
@@ -48,7 +48,7 @@ const pageAt = (page: number, size: number) => ({ limit: size, offset: (page - 1
 /** Orders, payments and refunds, and the attention queue of what the operator must deal with. */
 export async function salesRoutes(
   app: FastifyInstance,
-  options: { db: Database; provider: PaymentProvider },
+  options: { db: Database; provider: PaymentProvider; gateways: GatewayProviders },
 ): Promise<void> {
   const { db } = options;
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -108,6 +108,22 @@ export async function salesRoutes(
     },
     async (request) => {
       const refund = await refundPayment(options, signedInStaff(request).actor, {
+        paymentId: request.params.id,
+        ...request.body,
+        now: new Date(),
+      });
+      return ok(request, presentRefund(refund));
+    },
+  );
+
+  routes.post(
+    '/payments/:id/refund-outside',
+    {
+      config: { staff: 'payments.refund' },
+      schema: { tags, params: uuidParams, body: refundRequest, response: replies(refundSchema) },
+    },
+    async (request) => {
+      const refund = await recordRefundOutside(options, signedInStaff(request).actor, {
         paymentId: request.params.id,
         ...request.body,
         now: new Date(),

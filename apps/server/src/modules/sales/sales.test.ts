@@ -11,13 +11,7 @@ import {
   stripeEvent,
   stripeSignature,
 } from '../../testing/stripe-api.ts';
-import {
-  newClientAddress,
-  signedInUser,
-  startTestApp,
-  type TestApp,
-  webCaller,
-} from '../../testing/test-app.ts';
+import { newClientAddress, signedInUser, useTestApp, webCaller } from '../../testing/test-app.ts';
 import { fulfilPayment } from '../orders/fulfilment.ts';
 
 const SECRET_KEY = `sk_test_${randomBytes(12).toString('hex')}`;
@@ -25,31 +19,29 @@ const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
 const MONTH = 31 * DAY_SECONDS;
 
 describe('orders, payments, refunds and the attention queue', () => {
-  let t: TestApp;
   let stripe: StripeApi;
   let finance: SignedInStaff;
   let viewer: SignedInStaff;
+  beforeAll(async () => {
+    stripe = await startStripeApi({ secretKey: SECRET_KEY });
+  });
+  afterAll(() => stripe.close());
+  const t = useTestApp(() => ({
+    PAYMENT_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: stripe.url,
+    PUBLIC_URL: 'https://vpn.example.com',
+    ORDERS_EVERY_MINUTES: '0',
+  }));
   const web = webCaller(
     () => t.app,
     () => newClientAddress(),
   );
 
   beforeAll(async () => {
-    stripe = await startStripeApi({ secretKey: SECRET_KEY });
-    t = await startTestApp({
-      PAYMENT_PROVIDER: 'stripe',
-      STRIPE_SECRET_KEY: SECRET_KEY,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: stripe.url,
-      PUBLIC_URL: 'https://vpn.example.com',
-      ORDERS_EVERY_MINUTES: '0',
-    });
     finance = await signedInStaff(t.app, t.database, 'finance');
     viewer = await signedInStaff(t.app, t.database, 'viewer');
-  });
-  afterAll(async () => {
-    await t.close();
-    await stripe.close();
   });
 
   /** A buyer with ten days left who paid a month of 2 connections through Stripe: `amountOff` short makes it a mismatch. */

@@ -4,7 +4,8 @@ import { preparedStatement } from '../../db/prepared.ts';
 import { sessions, users, type SessionRow, type UserRow } from '../../db/schema/index.ts';
 import { type AccountEnds, accountEndsColumns } from '../access/repository.ts';
 import type { SignedInCache } from './signed-in-cache.ts';
-import { hashSessionToken, newSessionToken } from './tokens.ts';
+import { hashToken } from '../../lib/token-hash.ts';
+import { newSessionToken } from './tokens.ts';
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -16,7 +17,7 @@ export async function createSession(db: Database, userId: string, now = new Date
   const token = newSessionToken();
   await db.insert(sessions).values({
     userId,
-    tokenHash: hashSessionToken(token),
+    tokenHash: hashToken(token),
     createdAt: now,
     lastSeenAt: now,
     expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
@@ -84,7 +85,7 @@ export async function findLiveSession(
   options: { now?: Date; cache?: SignedInCache } = {},
 ): Promise<LiveSession | undefined> {
   const { now = new Date(), cache } = options;
-  const tokenHash = hashSessionToken(token);
+  const tokenHash = hashToken(token);
   let row = cache?.get(tokenHash, now);
   if (!row) {
     const ticket = cache?.ticket();

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.ts';
-import { waitUntil } from '../../faults/harness/poll.ts';
+import { waitUntil } from '../../testing/poll.ts';
 import { withDatabase } from '../../testing/server-databases.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 import {

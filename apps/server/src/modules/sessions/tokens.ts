@@ -1,11 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
-/** A new session token: 256 random bits, base64url. */
+/** A new session token: 256 random bits, base64url. The database keeps its hash (`hashToken`). */
 export function newSessionToken(): string {
   return randomBytes(32).toString('base64url');
-}
-
-/** What the database keeps instead of the token. */
-export function hashSessionToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }

@@ -4,7 +4,7 @@ import { noFields } from '@skyway/shared/schemas/envelope';
 import { siteConfSchema } from '@skyway/shared/schemas/site';
 import type { SiteConf } from '@skyway/shared/site';
 import type { Config } from '../../config.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
+import { ok, replies } from '../../http/envelope.ts';
 
 export async function siteRoutes(app: FastifyInstance, options: { config: Config }): Promise<void> {
   const { config } = options;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLog, staffRecoveryCodes } from '../../db/schema/index.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { useTestApp } from '../../testing/test-app.ts';
 import {
   adminCaller,
   type SignedInStaff,
@@ -16,13 +16,8 @@ import { SECOND_FACTOR_TRIES } from './service.ts';
 const NEW_CODE = /^[0-9a-hjkmnp-tv-z]{4}(-[0-9a-hjkmnp-tv-z]{4}){5}$/;
 
 describe('the back office: a member makes new recovery codes', () => {
-  let t: TestApp;
   const logLines: string[] = [];
-
-  beforeAll(async () => {
-    t = await startTestApp({}, undefined, undefined, { write: (line: string) => void logLines.push(line) });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, { log: { write: (line: string) => void logLines.push(line) } });
 
   /** A member who signed in a minute ago: the code of the time step now is one they have not used. */
   const member = async () =>

@@ -12,7 +12,8 @@ import {
   type StaffRow,
   type StaffSessionRow,
 } from '../../db/schema/index.ts';
-import { hashSessionToken, newSessionToken } from '../sessions/tokens.ts';
+import { hashToken } from '../../lib/token-hash.ts';
+import { newSessionToken } from '../sessions/tokens.ts';
 import { RECOVERY_CODE_BITS } from './second-factor.ts';
 
 export const isStaffEmailClash = (error: unknown) => violatedConstraint(error) === 'staff_email_key';
@@ -81,7 +82,7 @@ export async function listStaff(db: Database, page: number, size: number, order:
 export async function issueSetupToken(tx: Database, staffId: string, expiresAt: Date): Promise<string> {
   const token = newSessionToken();
   await tx.delete(staffSetupTokens).where(eq(staffSetupTokens.staffId, staffId));
-  await tx.insert(staffSetupTokens).values({ tokenHash: hashSessionToken(token), staffId, expiresAt });
+  await tx.insert(staffSetupTokens).values({ tokenHash: hashToken(token), staffId, expiresAt });
   return token;
 }
 
@@ -93,7 +94,7 @@ export async function findSetupStaff(db: Database, token: string, now: Date): Pr
     .innerJoin(staff, eq(staff.id, staffSetupTokens.staffId))
     .where(
       and(
-        eq(staffSetupTokens.tokenHash, hashSessionToken(token)),
+        eq(staffSetupTokens.tokenHash, hashToken(token)),
         isNull(staffSetupTokens.usedAt),
         gt(staffSetupTokens.expiresAt, now),
       ),
@@ -106,7 +107,7 @@ export async function useSetupToken(tx: Database, token: string, now: Date): Pro
   const rows = await tx
     .update(staffSetupTokens)
     .set({ usedAt: now })
-    .where(and(eq(staffSetupTokens.tokenHash, hashSessionToken(token)), isNull(staffSetupTokens.usedAt)))
+    .where(and(eq(staffSetupTokens.tokenHash, hashToken(token)), isNull(staffSetupTokens.usedAt)))
     .returning({ staffId: staffSetupTokens.staffId });
   return rows.length === 1;
 }
@@ -188,7 +189,7 @@ export async function openStaffSession(
   const token = newSessionToken();
   await db.insert(staffSessions).values({
     staffId: values.staffId,
-    tokenHash: hashSessionToken(token),
+    tokenHash: hashToken(token),
     stage: values.stage,
     createdAt: values.now,
     lastSeenAt: values.now,
@@ -213,7 +214,7 @@ export async function findStaffSession(
     .select({ session: staffSessions, staff })
     .from(staffSessions)
     .innerJoin(staff, eq(staff.id, staffSessions.staffId))
-    .where(and(eq(staffSessions.tokenHash, hashSessionToken(token)), isNull(staffSessions.endedAt)));
+    .where(and(eq(staffSessions.tokenHash, hashToken(token)), isNull(staffSessions.endedAt)));
   return row;
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { pageOf, uuidParams } from '@skyway/shared/schemas/admin/common';
+import { uuidParams } from '@skyway/shared/schemas/admin/common';
+import { pageOf } from '@skyway/shared/schemas/paging';
 import { noFields } from '@skyway/shared/schemas/envelope';
 import {
   secondFactorRequest,
@@ -18,15 +19,15 @@ import {
   staffSignInRequest,
 } from '@skyway/shared/schemas/admin/staff';
 import { ALL_PERMISSIONS, can } from '@skyway/shared/staff';
-import { ok, replies } from '../../plugins/envelope.ts';
+import { ok, replies } from '../../http/envelope.ts';
 import {
   clearStaffCookie,
   csrfTokenOf,
   setStaffCookie,
   signedInStaff,
   staffToken,
-} from '../../plugins/staff-auth.ts';
-import { siteOrigin } from '../orders/return-path.ts';
+} from './signed-in-staff.ts';
+import { siteOrigin } from '../../lib/site-origin.ts';
 import { presentStaff } from './present.ts';
 import { countRecoveryCodesLeft, endStaffSession, findStaffSession, listStaff } from './repository.ts';
 import {

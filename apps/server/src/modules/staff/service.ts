@@ -2,9 +2,15 @@ import { assignableRoles, STAFF_SESSION_HOURS, type StaffRole } from '@skyway/sh
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@skyway/shared/languages';
 import type { Database } from '../../db/client.ts';
 import type { StaffRow } from '../../db/schema/index.ts';
-import { AppError } from '../../plugins/errors.ts';
-import { decoyHash, hashPassword, isCommonPassword, verifyPassword } from '../accounts/passwords.ts';
-import { SIGN_IN_TRIES_PER_ADDRESS, SIGN_IN_TRIES_PER_IP } from '../accounts/service.ts';
+import { AppError } from '../../http/errors.ts';
+import {
+  decoyHash,
+  hashPassword,
+  isCommonPassword,
+  SIGN_IN_TRIES_PER_ADDRESS,
+  SIGN_IN_TRIES_PER_IP,
+  verifyPassword,
+} from '../../lib/passwords.ts';
 import { type Actor, COMMAND_LINE, recordAudit, type StaffActor } from '../audit/repository.ts';
 import type { Counters } from '../limits/counters.ts';
 import type { Mailer } from '../mail/mailer.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PERMISSIONS, type StaffRole } from '@skyway/shared/staff';
 import {
   auditLog,
@@ -10,7 +10,7 @@ import {
   staffSessions,
   staffSetupTokens,
 } from '../../db/schema/index.ts';
-import { newClientAddress, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { newClientAddress, useTestApp } from '../../testing/test-app.ts';
 import {
   adminCaller,
   signedInStaff,
@@ -22,13 +22,8 @@ import { createStaff, issueSetupToken } from './repository.ts';
 import { inviteOwner, SECOND_FACTOR_TRIES } from './service.ts';
 
 describe('the back office: staff sign-in, sessions and roles', () => {
-  let t: TestApp;
+  const t = useTestApp();
   const caller = () => adminCaller(() => t.app);
-
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
 
   const member = (role: StaffRole) => signedInStaff(t.app, t.database, role);
   const auditOf = (targetId: string) =>

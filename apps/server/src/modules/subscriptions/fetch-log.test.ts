@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import { deviceSlots, subscriptionFetches } from '../../db/schema/index.ts';
 import {
   newClientAddress,
   signedInUser,
   startTestApp,
-  type TestApp,
+  useTestApp,
   webCaller,
 } from '../../testing/test-app.ts';
 import { inAccountTransaction } from '../access/access.ts';
@@ -41,11 +41,7 @@ function watched(db: Database) {
 }
 
 describe('the subscription fetch log', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   /** A customer's two slots. */
   async function slots(): Promise<string[]> {

@@ -5,13 +5,13 @@ import {
   clashDocument,
   clashSubscription,
   type Credential,
-  type Endpoint,
   FORMATS,
   formatForUserAgent,
   render,
   shareLink,
   ssPassword,
 } from './formats.ts';
+import type { Endpoint } from '../nodes/endpoints.ts';
 
 const CREDENTIAL: Credential = {
   uuid: 'b831381d-6324-4d53-ad4f-8cda48b30811',

@@ -2,23 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { stringify } from 'yaml';
 import { SS_KEY_BYTES } from '@skyway/shared/nodes';
 import { ssUserKey, ssUserKeyOfLength } from '@skyway/shared/shadowsocks';
-
-/** One place a slot connects to: an inbound of a node, with the name the apps show for it. */
-export interface Endpoint {
-  name: string;
-  host: string;
-  protocol: 'vless' | 'vmess' | 'trojan' | 'shadowsocks';
-  port: number;
-  transport: 'tcp' | 'ws' | 'grpc';
-  path: string | null;
-  security: 'none' | 'tls' | 'reality';
-  serverName: string | null;
-  flow: string | null;
-  realityPublicKey: string | null;
-  realityShortId: string | null;
-  method: string | null;
-  serverKey: string | null;
-}
+import type { Endpoint } from '../nodes/endpoints.ts';
 
 /** A slot's credential: the VLESS / VMess id, and its key for Trojan and Shadowsocks 2022. */
 export interface Credential {

@@ -1,8 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { preparedStatement } from '../../db/prepared.ts';
-import { deviceSlots, inbounds, nodes, orders, subscriptionFetches, users } from '../../db/schema/index.ts';
-import type { Endpoint } from './formats.ts';
+import { deviceSlots, orders, subscriptionFetches, users } from '../../db/schema/index.ts';
 
 // Every fetch of a subscription link starts here: built once, planned once per connection.
 const slotByToken = preparedStatement((db) =>
@@ -43,41 +42,6 @@ export async function slotByTokenHash(db: Database, tokenHash: string) {
 }
 
 export type SlotAccess = NonNullable<Awaited<ReturnType<typeof slotByTokenHash>>>;
-
-/** Every enabled inbound of every enabled node, with what may use it, in the operator's order. */
-export async function enabledEndpoints(
-  db: Database,
-): Promise<(Endpoint & { periods: string[] | null; minConnections: number })[]> {
-  const rows = await db
-    .select({ node: nodes, inbound: inbounds })
-    .from(inbounds)
-    .innerJoin(nodes, eq(nodes.id, inbounds.nodeId))
-    .where(and(eq(nodes.enabled, true), eq(inbounds.enabled, true)))
-    .orderBy(asc(nodes.sortOrder), asc(nodes.name), asc(inbounds.sortOrder), asc(inbounds.port));
-  const perNode = new Map<string, number>();
-  for (const { node } of rows) perNode.set(node.id, (perNode.get(node.id) ?? 0) + 1);
-  return rows.map(({ node, inbound }) => ({
-    // A node with several inbounds names each by its protocol, so that every name is unique.
-    name:
-      (perNode.get(node.id) ?? 0) > 1
-        ? `${node.name} ${inbound.protocol.toUpperCase()} ${inbound.port}`
-        : node.name,
-    host: node.host,
-    protocol: inbound.protocol as Endpoint['protocol'],
-    port: inbound.port,
-    transport: inbound.transport as Endpoint['transport'],
-    path: inbound.path,
-    security: inbound.security as Endpoint['security'],
-    serverName: inbound.serverName,
-    flow: inbound.flow,
-    realityPublicKey: inbound.realityPublicKey,
-    realityShortId: inbound.realityShortId,
-    method: inbound.method,
-    serverKey: inbound.serverKey,
-    periods: node.periods ?? null,
-    minConnections: node.minConnections,
-  }));
-}
 
 /** One fetch of a slot's link, as the log keeps it. */
 export interface FetchRecord {

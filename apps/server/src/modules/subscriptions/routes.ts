@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { LimitCounters } from '../limits/counters.ts';
-import { siteOrigin } from '../orders/return-path.ts';
+import { siteOrigin } from '../../lib/site-origin.ts';
 import { type Format, FORMATS, formatForUserAgent } from './formats.ts';
 import type { FetchLog } from './fetch-log.ts';
 import { subscriptionPage } from './page.ts';

@@ -1,11 +1,11 @@
 import { isLanguage, type Language } from '@skyway/shared/languages';
 import type { Database } from '../../db/client.ts';
 import { usableSlots } from '../access/slots.ts';
-import { hashToken } from '../devices/tokens.ts';
-import { mayUseNode } from '../nodes/eligibility.ts';
+import { hashToken } from '../../lib/token-hash.ts';
+import { mayUseNode } from '../nodes/admission.ts';
+import { cachedEnabledEndpoints, type Endpoint } from '../nodes/endpoints.ts';
 import { NO_USAGE, type SlotUsage, usageThisPeriod } from '../traffic/usage.ts';
-import { type Credential, type Endpoint, type Format, render } from './formats.ts';
-import { cachedEnabledEndpoints } from './endpoints-cache.ts';
+import { type Credential, type Format, render } from './formats.ts';
 import { type SlotAccess, slotByTokenHash } from './repository.ts';
 
 /** Why a slot serves no servers: its account's access ended, was disabled, or does not cover it. */

@@ -1,23 +1,17 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { deviceSlots, subscriptionFetches } from '../../db/schema/index.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
-import {
-  newClientAddress,
-  signedInUser,
-  startTestApp,
-  type TestApp,
-  webCaller,
-} from '../../testing/test-app.ts';
+import { newClientAddress, signedInUser, useTestApp, webCaller } from '../../testing/test-app.ts';
 import { inAccountTransaction } from '../access/access.ts';
-import { ENDPOINTS_TTL_MS } from './endpoints-cache.ts';
+import { ENDPOINTS_TTL_MS } from '../nodes/endpoints.ts';
 import { FETCHES_PER_HOUR } from './routes.ts';
 
 const REALITY_KEY = 'Z84J2IelR9ch3k8VtlVhhs5ycBUlXA7wHBWcBrjqnAw';
 
 describe('subscription links', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let admin: SignedInStaff;
   let hkId: string;
   let ssInboundId: string;
@@ -27,7 +21,6 @@ describe('subscription links', () => {
   );
 
   beforeAll(async () => {
-    t = await startTestApp();
     admin = await signedInStaff(t.app, t.database, 'admin');
     const hk = (
       await admin.call('POST', '/nodes', { name: 'Hong Kong 1', region: 'HK', host: 'hk1.example.com' })
@@ -68,7 +61,6 @@ describe('subscription links', () => {
       security: 'none',
     });
   });
-  afterAll(() => t.close());
 
   async function device(connections = 2) {
     const { user, token } = await signedInUser(t.database);

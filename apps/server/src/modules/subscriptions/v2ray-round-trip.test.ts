@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newCredential } from '../access/slots.ts';
 import { freePort, type RunningCore, selfSignedCertificate, startV2ray } from '../../testing/v2ray.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
-import { type Credential, type Endpoint, shareLink } from './formats.ts';
+import type { Endpoint } from '../nodes/endpoints.ts';
+import { type Credential, shareLink } from './formats.ts';
 
 /*
  * Our share links on a real proxy core (Debian's v2ray 4.34, on 127.0.0.1): a server inbound per

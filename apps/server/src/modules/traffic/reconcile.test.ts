@@ -1,25 +1,23 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { NODE_API_VERSION } from '@skyway/shared/schemas/node-api';
 import { auditLog, deviceSlots, trafficDiscrepancies, trafficHourly } from '../../db/schema/index.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
-import { signedInUser, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { signedInUser, useTestApp } from '../../testing/test-app.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import { reconcileTraffic } from './reconcile.ts';
 
 const HOUR = 3_600_000;
 
 describe('the traffic reconciliation', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let finance: SignedInStaff;
   let admin: SignedInStaff;
 
   beforeAll(async () => {
-    t = await startTestApp();
     admin = await signedInStaff(t.app, t.database, 'admin');
     finance = await signedInStaff(t.app, t.database, 'finance');
   });
-  afterAll(() => t.close());
 
   /** A node, a customer's slot, and a report of theirs applied for an hour that has ended. */
   async function reported(hoursAgo: number) {

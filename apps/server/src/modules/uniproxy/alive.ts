@@ -1,4 +1,4 @@
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../http/errors.ts';
 
 /** How long an address reported live counts (Xboard's `DeviceStateService::TTL`). */
 export const ALIVE_TTL_MS = 5 * 60_000;

@@ -1,8 +1,8 @@
 import type { Database } from '../../db/client.ts';
 import type { NodeRow } from '../../db/schema/index.ts';
-import { AppError } from '../../plugins/errors.ts';
-import { hashToken } from '../devices/tokens.ts';
-import { markSeen, nodeByTokenHash } from '../node-api/repository.ts';
+import { AppError } from '../../http/errors.ts';
+import { hashToken } from '../../lib/token-hash.ts';
+import { markSeen, nodeByTokenHash } from '../nodes/repository.ts';
 
 /** The node types these routes serve; V2bX and XrayR call VMess `v2ray` too. */
 export const UNIPROXY_TYPES = ['vless', 'vmess', 'trojan', 'shadowsocks'] as const;

@@ -31,7 +31,7 @@ function sendTagged(request: FastifyRequest, reply: FastifyReply, value: unknown
  * The UniProxy compatibility routes (PRODUCT.md section 6): the node API of Xboard / V2board that
  * existing node programs speak (V2bX, XrayR), so that an operator points them at us unchanged. The
  * shapes and the sources they follow are in `shapes.ts`; what is honoured and what is not, in
- * docs/architecture.md ("UniProxy compatibility"). Refusals are our envelope with a 4xx status (the
+ * docs/decisions/uniproxy.md. Refusals are our envelope with a 4xx status (the
  * programs log any 4xx and keep what they hold).
  */
 export async function uniproxyRoutes(app: FastifyInstance, options: { db: Database }): Promise<void> {

@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/client.ts';
 import type { InboundRow, NodeRow } from '../../db/schema/index.ts';
-import { AppError } from '../../plugins/errors.ts';
-import { enabledInbounds } from '../node-api/repository.ts';
-import {
-  nodeCredentials,
-  PULL_INTERVAL_SECONDS,
-  receiveReport,
-  REPORT_INTERVAL_SECONDS,
-} from '../node-api/service.ts';
+import { AppError } from '../../http/errors.ts';
+import { receiveReport } from '../node-api/reports.ts';
+import { nodeCredentials, PULL_INTERVAL_SECONDS, REPORT_INTERVAL_SECONDS } from '../node-api/service.ts';
+import { enabledInbounds } from '../nodes/repository.ts';
 import type { UniProxyType } from './auth.ts';
 import { nextPushSequence, slotNumbers, slotsByNumber } from './repository.ts';
 import type { UniProxyConfig, UniProxyUser, UniProxyUsers } from './shapes.ts';

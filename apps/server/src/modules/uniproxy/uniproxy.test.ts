@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { nodeReports, trafficHourly } from '../../db/schema/index.ts';
 import { payingCustomer } from '../../testing/customers.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
-import { newClientAddress, startTestApp, type TestApp, webCaller } from '../../testing/test-app.ts';
+import { newClientAddress, useTestApp, webCaller } from '../../testing/test-app.ts';
 import { addressOf } from './alive.ts';
 
 // The replies as the node programs decode them. Go's decoder takes a missing field (or null) as the
@@ -141,7 +141,7 @@ const SHADOWSOCKS = {
 };
 
 describe('UniProxy compatibility', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let admin: SignedInStaff;
   const web = webCaller(
     () => t.app,
@@ -149,10 +149,8 @@ describe('UniProxy compatibility', () => {
   );
 
   beforeAll(async () => {
-    t = await startTestApp();
     admin = await signedInStaff(t.app, t.database, 'admin');
   });
-  afterAll(() => t.close());
 
   interface Node {
     id: string;

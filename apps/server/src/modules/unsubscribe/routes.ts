@@ -3,7 +3,7 @@ import { isLanguage, type Language } from '@skyway/shared/languages';
 import type { Database } from '../../db/client.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { plainPage } from '../../lib/plain-page.ts';
-import { requestLanguage } from '../../plugins/language.ts';
+import { requestLanguage } from '../../http/language.ts';
 import { accountLanguage, optOut } from './repository.ts';
 import { accountOfUnsubscribeToken } from './tokens.ts';
 

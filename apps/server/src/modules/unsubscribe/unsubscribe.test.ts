@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mailOutbox, users } from '../../db/schema/index.ts';
 import { startSmtpCatcher } from '../../testing/smtp-catcher.ts';
-import { signedInUser, startTestApp, TEST_SUBSCRIPTION_KEY, type TestApp } from '../../testing/test-app.ts';
+import { signedInUser, startTestApp, TEST_SUBSCRIPTION_KEY, useTestApp } from '../../testing/test-app.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { accountOfUnsubscribeToken, unsubscribeToken, unsubscribeUrl } from './tokens.ts';
 
@@ -28,11 +28,7 @@ describe('unsubscribe tokens', () => {
 });
 
 describe('the unsubscribe link', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const path = (userId: string) => new URL(unsubscribeUrl('https://x.test', KEY, userId)).pathname;
   const account = async (id: string) => {

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { noFields } from '@skyway/shared/schemas/envelope';
 import { userInfoSchema } from '@skyway/shared/schemas/user';
-import { signedIn } from '../../plugins/auth.ts';
-import { ok, replies } from '../../plugins/envelope.ts';
+import { signedIn } from '../sessions/signed-in.ts';
+import { ok, replies } from '../../http/envelope.ts';
 import { presentUserInfo } from './present.ts';
 
 export async function userRoutes(app: FastifyInstance): Promise<void> {

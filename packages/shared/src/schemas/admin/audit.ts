@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isoTime, listQuery, sortQuery } from './common.ts';
+import { isoTime, sortQuery } from './common.ts';
+import { listQuery } from '../paging.ts';
 
 /** One change made by staff, as the audit log keeps it. */
 export const auditEntrySchema = z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAIL_STATUSES } from '../../mail.ts';
-import { isoTime, listQuery, sortQuery } from './common.ts';
+import { isoTime, sortQuery } from './common.ts';
+import { listQuery } from '../paging.ts';
 
 /** The outbox, newest first: all of it, or by status, template or recipient (the whole address). */
 export const mailListQuery = listQuery.extend(sortQuery.shape).extend({

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MAIL_STATUSES } from '../../mail.ts';
 import { ORDER_STATUSES } from '../../plans.ts';
-import { cappedPageOf, isoTime, listQuery, sortQuery } from './common.ts';
+import { isoTime, sortQuery } from './common.ts';
+import { cappedPageOf, listQuery } from '../paging.ts';
 
 const salesListQuery = listQuery.extend(sortQuery.shape).extend({
   provider: z.string().trim().min(1).max(32).optional(),
@@ -76,7 +77,7 @@ export const refundRequest = z.object({ time: z.enum(REFUND_TIME_ACTIONS), reaso
 /** A payment that gave no time, dealt with outside the back office (refunded by hand, credited by hand). */
 export const settleRequest = z.object({ reason });
 
-export const NOTICE_KINDS = ['dispute', 'refunded_elsewhere'] as const;
+export const NOTICE_KINDS = ['dispute', 'refunded_elsewhere', 'notify_refused'] as const;
 /** What a provider told the operator: a dispute, or a refund made in its own dashboard. */
 export const providerNoticeSchema = z.object({
   id: z.uuid(),

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { LANGUAGES } from '../../languages.ts';
 import { ALL_PERMISSIONS, STAFF_ROLES, TOTP_DIGITS } from '../../staff.ts';
 import { emailField, passwordField } from '../accounts.ts';
-import { isoTime, listQuery, sortQuery } from './common.ts';
+import { isoTime, sortQuery } from './common.ts';
+import { listQuery } from '../paging.ts';
 
 const role = z.enum(STAFF_ROLES);
 const totpCode = z

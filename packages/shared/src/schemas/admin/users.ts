@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { cappedPageOf, isoTime, listQuery, pageOf, sortQuery } from './common.ts';
+import { isoTime, sortQuery } from './common.ts';
+import { cappedPageOf, listQuery, pageOf } from '../paging.ts';
 
 /** What a search for accounts matches: an id, an invite code, or any part of the address (3+ characters). */
 export const USER_SEARCH_MIN_LENGTH = 3;

@@ -2,16 +2,16 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { formatDateTime } from '@skyway/shared/dates';
 import { DAY_SECONDS, type PlanList } from '@skyway/shared/plans';
 import type { UserInfo } from '@skyway/shared/user';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { answer, type Answer, ok, refused, requestsTo, sentTo } from '../../../test/network.ts';
 import { signIn, userInfo } from '../../../test/user-info.ts';
-import { DESKTOP_WIDTH, PHONE_WIDTH, setViewportWidth } from '../../../test/viewport.ts';
+import { PHONE_WIDTH, setViewportWidth } from '../../../test/viewport.ts';
 
 vi.mock('../../../lib/page.ts', () => import('../../../test/fake-page.ts'));
 vi.mock('../../../lib/toast.ts', () => import('../../../test/fake-toast.ts'));
 
 const { openPage } = await import('../../../test/fake-page.ts');
-const { PLAN_LIST, order, renderBuyPage } = await import('../test/buy-test-kit.tsx');
+const { PLAN_LIST, order, renderBuyPage, withBuyPageClock } = await import('../test/buy-test-kit.tsx');
 
 const NOW = 1_800_000_000;
 const day = (n: number) => n * DAY_SECONDS;
@@ -56,16 +56,7 @@ const buyButtons = () => screen.getAllByRole('button', { name: /Buy now/ });
 const payMethods = () => screen.getByRole('radiogroup', { name: 'Payment method' });
 const payMethod = (name: RegExp) => within(payMethods()).getByRole<HTMLInputElement>('radio', { name });
 
-beforeEach(() => {
-  // Only the clock is fake: the preview is computed for a known "now".
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(NOW * 1000);
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  setViewportWidth(DESKTOP_WIDTH);
-});
+withBuyPageClock(NOW);
 
 describe('BuyPage', () => {
   it('shows the three plans with their months, days and unit price per connection', async () => {
@@ -103,7 +94,11 @@ describe('BuyPage', () => {
 
   it('shows a single enabled method as the chosen one, and orders with it', async () => {
     answerBuy(userInfo(), ok(order({ checkout_url: '/pay/sandbox/card' })), {
-      plans: { ...PLAN_LIST, pay_methods: ['card'] },
+      plans: {
+        ...PLAN_LIST,
+        pay_methods: ['card'],
+        pay_options: [{ pay_method: 'card', gateway_id: null, name: null, fee_bps: 0 }],
+      },
     });
     await renderBuyPage();
     await waitForPage();
@@ -221,6 +216,7 @@ describe('BuyPage', () => {
       ok({
         order_id: 'O9',
         amount: 51600,
+        fee: 0,
         latest_pay_time: NOW + 1800,
         checkout_url: '/pay/sandbox/tok?l=us-en',
       }),

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { ShoppingCartOutlined } from '@ant-design/icons';
 import { Button, Card, Col, InputNumber, Radio, Result, Row, Skeleton, Typography } from 'antd';
-import { formatYuan, orderAmount } from '@skyway/shared/money';
-import type { PayMethod, Period, Plan } from '@skyway/shared/plans';
+import { formatYuan, gatewayFee, orderAmount } from '@skyway/shared/money';
+import type { CreatedOrder, PayOption, Period, Plan } from '@skyway/shared/plans';
 import { SUBSCRIBE_TYPES } from '@skyway/shared/user';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -17,9 +17,10 @@ import { useCreateOrder } from '../api/create-order.ts';
 import { usePlans } from '../api/plans.ts';
 import { defaultConnections, entitlementOf } from '../entitlement.ts';
 import { BuyBar } from './buy-bar.tsx';
-import { PayMethodCard } from './pay-method-card.tsx';
+import { optionKey, PayMethodCard } from './pay-method-card.tsx';
 import { PaymentInquiryDialog } from './payment-inquiry-dialog.tsx';
 import { PurchasePreview } from './purchase-preview.tsx';
+import { ScanToPayDialog } from './scan-to-pay-dialog.tsx';
 import './buy-page.css';
 
 /** Where a checkout sends the browser back to: `/buy?order_id=…` opens the payment inquiry. */
@@ -47,32 +48,58 @@ export function BuyPage() {
   // Null until the customer sets the field: until then it follows the fresh user info, which a
   // payment made on this page (the inquiry refreshes it) or a reload after the checkout changes.
   const [typedConnections, setTypedConnections] = useState<number | null>(null);
-  const [chosenMethod, setChosenMethod] = useState<PayMethod | null>(null);
+  const [chosenOption, setChosenOption] = useState<PayOption | null>(null);
   const [leaving, setLeaving] = useState(false);
+  // A gateway's checkout on a computer: its QR code for the buyer's phone.
+  const [scanning, setScanning] = useState<{ order: CreatedOrder; option: PayOption } | null>(null);
 
   const maxConnections = Math.max(plans.data?.max_connections ?? 1, 1);
   const connections = typedConnections ?? defaultConnections(info.data, now);
   const count = Math.min(Math.max(connections, 1), maxConnections);
   const plan: Plan | undefined =
     plans.data?.plans.find((item) => item.period === period) ?? plans.data?.plans[0];
-  const payMethods = plans.data?.pay_methods ?? [];
-  const payMethod = chosenMethod && payMethods.includes(chosenMethod) ? chosenMethod : payMethods[0];
-  const total = plan ? formatYuan(orderAmount(plan.unit_price, count)) : null;
+  const payOptions = plans.data?.pay_options ?? [];
+  // The first way to pay until the buyer chooses; a choice the plans no longer offer falls back to it.
+  const payOption =
+    payOptions.find((option) => chosenOption && optionKey(option) === optionKey(chosenOption)) ??
+    payOptions[0];
+  const price = plan ? orderAmount(plan.unit_price, count) : 0;
+  // The same arithmetic as the server's: what is shown is what is charged.
+  const fee = payOption ? gatewayFee(price, payOption.fee_bps) : 0;
+  const total = plan ? formatYuan(price + fee) : null;
 
   async function buy() {
-    if (!plan || !payMethod) return;
+    if (!plan || !payOption) return;
     try {
       const order = await create.mutateAsync({
         period: plan.period,
         connections: count,
-        pay_method: payMethod,
+        pay_method: payOption.pay_method,
+        ...(payOption.gateway_id ? { gateway_id: payOption.gateway_id } : {}),
       });
+      if (payOption.gateway_id && !phone) {
+        setScanning({ order, option: payOption });
+        return;
+      }
       setLeaving(true);
-      // A full page load: the checkout is a page of the provider (or the server's own sandbox).
+      // A full page load: the checkout is a page of the provider or gateway (on a phone, the one that
+      // opens its app), or the server's own sandbox.
       openPage(order.checkout_url);
     } catch {
       // The api client has shown the server's message.
     }
+  }
+
+  function openInquiry(id: string) {
+    setScanning(null);
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set(ORDER_ID_PARAM, id);
+        return next;
+      },
+      { replace: true },
+    );
   }
 
   function closeInquiry() {
@@ -88,6 +115,14 @@ export function BuyPage() {
 
   const inquiry = orderId ? (
     <PaymentInquiryDialog key={orderId} orderId={orderId} onClose={closeInquiry} />
+  ) : scanning ? (
+    <ScanToPayDialog
+      key={scanning.order.order_id}
+      order={scanning.order}
+      payMethod={scanning.option.pay_method}
+      onPaid={openInquiry}
+      onClose={() => setScanning(null)}
+    />
   ) : null;
 
   if (plans.isError) {
@@ -117,7 +152,7 @@ export function BuyPage() {
       size="large"
       block={!phone}
       icon={<ShoppingCartOutlined />}
-      disabled={!plan || !payMethod}
+      disabled={!plan || !payOption}
       loading={create.isPending || leaving}
       onClick={() => void buy()}
     >
@@ -184,9 +219,9 @@ export function BuyPage() {
             </Typography.Paragraph>
           </Card>
           <PayMethodCard
-            methods={payMethods}
-            value={payMethod}
-            onChange={setChosenMethod}
+            options={payOptions}
+            value={payOption}
+            onChange={setChosenOption}
             loading={plans.isPending}
           />
         </div>
@@ -208,6 +243,12 @@ export function BuyPage() {
                   <dt>{t('summary.connections')}</dt>
                   <dd>{count}</dd>
                 </div>
+                {fee > 0 && (
+                  <div>
+                    <dt>{t('summary.fee')}</dt>
+                    <dd data-testid="buy-fee">{t('summary.feeAmount', { amount: formatYuan(fee) })}</dd>
+                  </div>
+                )}
                 <div className="buy-summary__total">
                   <dt>{t('summary.total')}</dt>
                   <dd data-testid="buy-total">{total}</dd>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 const ALIPAY_BLUE = '#1677FF';
 const WECHAT_PAY_GREEN = '#07C160';
 const CARD_SLATE = '#334155';
+const TETHER_GREEN = '#26A17B';
 
 // Drawn here rather than downloaded: simple shapes in the brands' colours that a buyer recognises,
 // with no asset to fetch and no trademark file to keep current.
@@ -34,6 +35,19 @@ const MARKS: Record<PayMethod, ReactNode> = {
         strokeWidth="2.4"
         strokeLinecap="round"
         strokeLinejoin="round"
+      />
+    </>
+  ),
+  // A green tile with a white T, as Tether's mark.
+  usdt: (
+    <>
+      <rect width="24" height="24" rx="5" fill={TETHER_GREEN} />
+      <path
+        d="M6 7h12M12 7v11M7.5 11.5c1.2.8 2.7 1.2 4.5 1.2s3.3-.4 4.5-1.2"
+        fill="none"
+        stroke="#fff"
+        strokeWidth="2"
+        strokeLinecap="round"
       />
     </>
   ),

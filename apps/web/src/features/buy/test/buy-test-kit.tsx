@@ -1,5 +1,7 @@
 import type { Order, PlanList } from '@skyway/shared/plans';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { type Rendered, renderWithProviders } from '../../../test/render.tsx';
+import { DESKTOP_WIDTH, setViewportWidth } from '../../../test/viewport.ts';
 import { BuyPage } from '../components/buy-page.tsx';
 
 export const PLAN_LIST: PlanList = {
@@ -11,6 +13,12 @@ export const PLAN_LIST: PlanList = {
     { period: 'year', months: 12, days: 366, unit_price: 25800 },
   ],
   pay_methods: ['alipay', 'wechat_pay', 'card'],
+  pay_options: (['alipay', 'wechat_pay', 'card'] as const).map((pay_method) => ({
+    pay_method,
+    gateway_id: null,
+    name: null,
+    fee_bps: 0,
+  })),
 };
 
 export function order(fields: Partial<Order> = {}): Order {
@@ -27,6 +35,7 @@ export function order(fields: Partial<Order> = {}): Order {
     pay_time: 0,
     latest_pay_time: 1_800_001_800,
     checkout_url: '/pay/sandbox/tok?l=us-en',
+    usdt_amount: null,
     ...fields,
   };
 }
@@ -34,4 +43,19 @@ export function order(fields: Partial<Order> = {}): Order {
 /** The buy page at `url`. */
 export function renderBuyPage(url = '/buy'): Promise<Rendered> {
   return renderWithProviders([{ path: '/buy', element: <BuyPage /> }], { url });
+}
+
+/**
+ * Only the clock is fake, set to `now` before each test (the preview and the countdown are computed
+ * for a known "now"); a test of the phone layout has the desktop width back after it.
+ */
+export function withBuyPageClock(now: number): void {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(now * 1000);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    setViewportWidth(DESKTOP_WIDTH);
+  });
 }

@@ -34,6 +34,12 @@ const PLANS: PlanList = {
     { period: 'year', months: 12, days: 366, unit_price: 26400 },
   ],
   pay_methods: ['alipay', 'wechat_pay', 'card'],
+  pay_options: (['alipay', 'wechat_pay', 'card'] as const).map((pay_method) => ({
+    pay_method,
+    gateway_id: null,
+    name: null,
+    fee_bps: 0,
+  })),
 };
 const TRIAL_OPEN: InviteConf = { open_trial: '1', trial_minute: 1440, invite_minute: 4320 };
 

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError } from '@skyway/shared/api-error';
 
 /** Runs a call of the form; a failure is shown beside the form, then passed on. */
 export type RunCall = <T>(call: () => Promise<T>) => Promise<T>;

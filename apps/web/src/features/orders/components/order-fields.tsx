@@ -37,7 +37,14 @@ export function useOrderFields(): Record<OrderFieldKey, OrderField> {
       label: t('columns.latestPayTime'),
       render: (order) => time(order.latest_pay_time),
     },
-    amount: { label: t('columns.amount'), render: (order) => formatYuan(order.amount) },
+    amount: {
+      label: t('columns.amount'),
+      // A USDT order also shows the USDT its buyer was asked for, the amount actually sent.
+      render: (order) =>
+        order.usdt_amount === null
+          ? formatYuan(order.amount)
+          : `${formatYuan(order.amount)} · ${t('usdtAmount', { amount: order.usdt_amount })}`,
+    },
     status: {
       label: t('columns.status'),
       render: (order) => (

@@ -27,6 +27,7 @@ function order(fields: Partial<Order>): Order {
     pay_time: 0,
     latest_pay_time: 1_800_001_800,
     checkout_url: null,
+    usdt_amount: null,
     ...fields,
   };
 }
@@ -130,6 +131,14 @@ describe('OrdersPage', () => {
     expect(within(row('SW-EXPIRED')).queryByRole('button')).toBeNull();
     expect(within(row('SW-CANCELLED')).getByText('Cancelled')).toBeTruthy();
     expect(within(row('SW-CANCELLED')).queryByRole('button')).toBeNull();
+  });
+
+  it('shows a USDT order with the USDT its buyer was asked for', async () => {
+    const usdt = order({ order_id: 'SW-USDT', pay_method: 'usdt', amount: 2500, usdt_amount: '3.4722' });
+    answerOrders(ok({ total: 1, list: [usdt] }));
+    await renderPage('SW-USDT');
+    expect(within(row('SW-USDT')).getByText('¥25.00 · 3.4722 USDT')).toBeTruthy();
+    expect(within(row('SW-USDT')).getByText('USDT (TRC20)')).toBeTruthy();
   });
 
   it('pays an unpaid order at its checkout', async () => {

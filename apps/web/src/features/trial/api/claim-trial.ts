@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TimeGrant } from '@skyway/shared/invitations';
 import type { UserInfo } from '@skyway/shared/user';
-import { ApiError, callApi } from '../../../lib/api-client.ts';
+import { ApiError } from '@skyway/shared/api-error';
+import { callApi } from '../../../lib/api-client.ts';
 import { USER_INFO_QUERY_KEY } from '../../../lib/user-info.ts';
 
 /** The server's 409 reason for a second claim (PRODUCT.md section 2). */
@@ -9,9 +10,7 @@ const TRIAL_CLAIMED = 'trial_claimed';
 
 /** A claim refused because this account has claimed the trial already (maybe in another tab). */
 export function isAlreadyClaimed(error: unknown): error is ApiError {
-  if (!(error instanceof ApiError) || error.code !== 409) return false;
-  const data = error.data;
-  return typeof data === 'object' && data !== null && 'reason' in data && data.reason === TRIAL_CLAIMED;
+  return error instanceof ApiError && error.code === 409 && error.reason === TRIAL_CLAIMED;
 }
 
 /**

@@ -1,0 +1,104 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter } from 'react-router';
+import { loadNamespace } from '../lib/i18n.ts';
+import { SetupPage } from '../features/session/components/setup.tsx';
+import { SignInPage } from '../features/session/components/sign-in.tsx';
+import { ConsoleLayout } from './console-layout.tsx';
+
+/**
+ * A console screen, downloaded when it is first opened: the sign-in and set-up screens and the
+ * layout come with the entry, each screen (and what only it uses, the dashboard's chart among them)
+ * in a chunk of its own. The screen's feature texts are fetched alongside its code, so that it
+ * renders once, in the member's language.
+ */
+const page =
+  <Module extends Record<string, unknown>>(
+    load: () => Promise<Module>,
+    name: keyof Module & string,
+    namespace: string,
+  ) =>
+  async () => {
+    const [module] = await Promise.all([load(), loadNamespace(namespace)]);
+    return { Component: module[name] as ComponentType };
+  };
+
+export const router = createBrowserRouter(
+  [
+    { path: '/sign-in', element: <SignInPage /> },
+    { path: '/setup/:token', element: <SetupPage /> },
+    {
+      element: <ConsoleLayout />,
+      children: [
+        {
+          index: true,
+          lazy: page(
+            () => import('../features/dashboard/components/dashboard-page.tsx'),
+            'DashboardPage',
+            'dashboard',
+          ),
+        },
+        {
+          path: 'users',
+          lazy: page(() => import('../features/users/components/users-page.tsx'), 'UsersPage', 'users'),
+        },
+        {
+          path: 'users/:id',
+          lazy: page(() => import('../features/users/components/user-page.tsx'), 'UserPage', 'users'),
+        },
+        {
+          path: 'orders',
+          lazy: page(() => import('../features/sales/components/orders-page.tsx'), 'OrdersPage', 'sales'),
+        },
+        {
+          path: 'payments',
+          lazy: page(() => import('../features/sales/components/payments-page.tsx'), 'PaymentsPage', 'sales'),
+        },
+        {
+          path: 'attention',
+          lazy: page(
+            () => import('../features/sales/components/attention-page.tsx'),
+            'AttentionPage',
+            'sales',
+          ),
+        },
+        {
+          path: 'nodes',
+          lazy: page(() => import('../features/nodes/components/nodes-page.tsx'), 'NodesPage', 'nodes'),
+        },
+        {
+          path: 'notices',
+          lazy: page(
+            () => import('../features/notices/components/notices-page.tsx'),
+            'NoticesPage',
+            'notices',
+          ),
+        },
+        {
+          path: 'settings',
+          lazy: page(
+            () => import('../features/settings/components/settings-page.tsx'),
+            'SettingsPage',
+            'settings',
+          ),
+        },
+        {
+          path: 'staff',
+          lazy: page(() => import('../features/staff/components/staff-page.tsx'), 'StaffPage', 'staff'),
+        },
+        {
+          path: 'mail',
+          lazy: page(() => import('../features/mail/components/mail-page.tsx'), 'MailPage', 'mail'),
+        },
+        {
+          path: 'jobs',
+          lazy: page(() => import('../features/jobs/components/jobs-page.tsx'), 'JobsPage', 'jobs'),
+        },
+        {
+          path: 'audit',
+          lazy: page(() => import('../features/audit/components/audit-page.tsx'), 'AuditPage', 'audit'),
+        },
+      ],
+    },
+  ],
+  { basename: '/admin' },
+);
