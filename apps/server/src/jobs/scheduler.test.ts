@@ -10,10 +10,16 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  // A run may be sleeping on the fake clock; closing waits for it.
-  const closing = app?.close();
-  await vi.runAllTimersAsync();
-  await closing;
+  // A run may be sleeping on the fake clock and closing waits for it, so the clock moves on until the
+  // app has closed. (Running "all timers" instead never ends while an interval is due every few ms.)
+  if (app) {
+    let closed = false;
+    const closing = app.close().finally(() => {
+      closed = true;
+    });
+    while (!closed) await vi.advanceTimersByTimeAsync(10);
+    await closing;
+  }
   app = undefined;
   vi.useRealTimers();
 });
