@@ -54,7 +54,8 @@ function presentSettings(row: GatewayRow): Gateway['settings'] {
     };
   }
   const url = settings.url ?? '';
-  return row.kind === 'epay' ? { url, pid: settings.pid ?? '' } : { url };
+  if (row.kind !== 'epay') return { url };
+  return { url, pid: settings.pid ?? '', mode: settings.mode === 'api' ? 'api' : 'page' };
 }
 
 /** The audit row's picture of a gateway: what the back office shows, without its times. */

@@ -27,6 +27,14 @@ const methodsOf = (served: readonly [GatewayMethod, ...GatewayMethod[]]) =>
     .min(1)
     .refine((list) => new Set(list).size === list.length, 'each method once');
 
+/**
+ * How an Epay gateway takes the buyer's payment: `page` sends the buyer to its submit.php (every
+ * aggregator has it); `api` asks its mapi.php for the payment's QR code or app link, shown on the buy
+ * page without leaving it (where the aggregator offers the API).
+ */
+export const EPAY_MODES = ['page', 'api'] as const;
+export type EpayMode = (typeof EPAY_MODES)[number];
+
 /** An Epay merchant: its site (where submit.php, mapi.php and api.php are), its pid and its key. */
 const epaySettings = z.object({
   url: z.url({ protocol: /^https?$/ }).max(300),
@@ -34,6 +42,7 @@ const epaySettings = z.object({
     .string()
     .trim()
     .regex(/^\d{1,20}$/),
+  mode: z.enum(EPAY_MODES).default('page'),
 });
 const epayKeys = z.object({ key: z.string().min(8).max(200) });
 
@@ -128,7 +137,7 @@ export const gatewaySchema = z.object({
    * Alipay's public key and the OpenAPI gateway it calls.
    */
   settings: z.union([
-    z.object({ url: z.string(), pid: z.string().optional() }),
+    z.object({ url: z.string(), pid: z.string().optional(), mode: z.enum(EPAY_MODES).optional() }),
     z.object({ app_id: z.string(), alipay_public_key: z.string(), gateway_url: z.string() }),
   ]),
   keys_set: z.boolean(),
