@@ -1,7 +1,7 @@
 import { createSign, createVerify, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { listenOnLoopback } from './loopback.ts';
+import { listenOnLoopback, requestText } from './loopback.ts';
 
 /** A trade as Alipay keeps it: made by precreate, in being once the buyer scans its QR code. */
 interface AlipayWireTrade {
@@ -68,11 +68,8 @@ const chinaTime = (at = new Date()) =>
 /** A new RSA key pair as node:crypto makes it. */
 export const rsaKeyPair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
 
-async function formOf(request: IncomingMessage): Promise<Record<string, string>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-}
+const formOf = async (request: IncomingMessage): Promise<Record<string, string>> =>
+  Object.fromEntries(new URLSearchParams(await requestText(request)));
 
 /**
  * A stand-in for Alipay's OpenAPI gateway on 127.0.0.1, speaking its wire format: a form POST with

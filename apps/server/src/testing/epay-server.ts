@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { epaySignatureValid, epaySigned } from '../modules/gateways/epay-protocol.ts';
-import { listenOnLoopback } from './loopback.ts';
+import { listenOnLoopback, requestText } from './loopback.ts';
 
 /** An order opened through submit.php, as the aggregator keeps it. */
 interface EpayWireOrder {
@@ -43,7 +43,8 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 
 /**
  * A stand-in Epay (易支付) aggregator on 127.0.0.1 speaking the wire format of the common
- * implementations: submit.php takes a signed page jump (and refuses a bad signature), api.php?act=order
+ * implementations: submit.php takes a signed page jump (and refuses a bad signature), mapi.php a
+ * signed form with the buyer's address (answering the payment's QR code), api.php?act=order
  * answers code 1 with the order, -1 for no such order, -3 for an unknown merchant or a wrong key.
  */
 export async function startEpayServer(): Promise<EpayServer> {
@@ -52,24 +53,46 @@ export async function startEpayServer(): Promise<EpayServer> {
   const orders = new Map<string, EpayWireOrder>();
   const requests: EpayServer['requests'] = [];
 
-  const handle = (request: IncomingMessage, response: ServerResponse) => {
+  /** An order opened by a signed submit.php or mapi.php request, kept as the aggregator keeps it. */
+  const openOrder = (fields: Record<string, string>) => {
+    const order: EpayWireOrder = {
+      pid,
+      trade_no: `2026${randomBytes(8).toString('hex')}`,
+      out_trade_no: fields.out_trade_no ?? '',
+      type: fields.type ?? '',
+      name: fields.name ?? '',
+      money: fields.money ?? '',
+      notify_url: fields.notify_url ?? '',
+      return_url: fields.return_url ?? '',
+      status: 0,
+    };
+    orders.set(order.out_trade_no, order);
+    return order;
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const query = Object.fromEntries(url.searchParams);
+    if (url.pathname === '/mapi.php' && request.method === 'POST') {
+      // The API's form, recorded with its fields as the query.
+      const form = Object.fromEntries(new URLSearchParams(await requestText(request)));
+      requests.push({ path: url.pathname, query: form });
+      if (form.pid !== pid || !epaySignatureValid(form, key)) {
+        return send(response, 200, { code: -1, msg: '签名校验失败' });
+      }
+      if (!form.clientip) return send(response, 200, { code: -1, msg: '用户IP地址不能为空' });
+      const order = openOrder(form);
+      return send(response, 200, {
+        code: 1,
+        msg: '',
+        trade_no: order.trade_no,
+        qrcode: `${serverUrl}/qrcode/${order.trade_no}`,
+      });
+    }
     requests.push({ path: url.pathname, query });
     if (url.pathname === '/submit.php') {
       if (query.pid !== pid || !epaySignatureValid(query, key)) return send(response, 200, '签名校验失败');
-      const outTradeNo = query.out_trade_no ?? '';
-      orders.set(outTradeNo, {
-        pid,
-        trade_no: `2026${randomBytes(8).toString('hex')}`,
-        out_trade_no: outTradeNo,
-        type: query.type ?? '',
-        name: query.name ?? '',
-        money: query.money ?? '',
-        notify_url: query.notify_url ?? '',
-        return_url: query.return_url ?? '',
-        status: 0,
-      });
+      openOrder(query);
       return send(response, 200, '<html><body>pay</body></html>');
     }
     if (url.pathname === '/api.php' && query.act === 'order') {
@@ -92,9 +115,9 @@ export async function startEpayServer(): Promise<EpayServer> {
     return send(response, 404, 'not found');
   };
 
-  const server = createServer(handle);
+  const server = createServer((request, response) => void handle(request, response));
   await listenOnLoopback(server, 0);
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const serverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const notifyFields = (outTradeNo: string, change: Record<string, string> = {}, signWith = key) => {
     const order = orders.get(outTradeNo);
@@ -112,7 +135,7 @@ export async function startEpayServer(): Promise<EpayServer> {
   };
 
   return {
-    url,
+    url: serverUrl,
     pid,
     key,
     orders,

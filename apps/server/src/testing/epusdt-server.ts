@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { epusdtSign, epusdtSignatureValid } from '../modules/gateways/epusdt-protocol.ts';
-import { listenOnLoopback } from './loopback.ts';
+import { listenOnLoopback, requestText } from './loopback.ts';
 
 /** The stand-in's rate: yuan for one USDT. */
 export const TEST_USDT_RATE = 7.2;
@@ -45,10 +45,9 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 }
 
 async function jsonOf(request: IncomingMessage): Promise<Record<string, unknown> | null> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = await requestText(request);
   try {
-    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const parsed: unknown = JSON.parse(text);
     return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : null;
   } catch {
     return null;

@@ -23,6 +23,7 @@ import { makeTestChain } from './apple-chain.ts';
 import { signedInitialBuy } from './apple-notifications.ts';
 import { type CaughtMail, codeIn, hasCode, startSmtpCatcher } from './smtp-catcher.ts';
 import { startEpayServer } from './epay-server.ts';
+import { requestText } from './loopback.ts';
 import { insertGateway } from '../modules/gateways/repository.ts';
 import { sealKeys } from '../modules/gateways/secrets.ts';
 import { noticeCreateRequest } from '@skyway/shared/schemas/admin/notices';
@@ -82,8 +83,7 @@ async function takeCode(to: string): Promise<string> {
 }
 
 async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  let body = '';
-  for await (const chunk of request) body += String(chunk);
+  const body = await requestText(request);
   return body ? (JSON.parse(body) as Record<string, unknown>) : {};
 }
 

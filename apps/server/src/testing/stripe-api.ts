@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
-import { listenOnLoopback } from './loopback.ts';
+import { listenOnLoopback, requestText } from './loopback.ts';
 
 /** A form-encoded body as Stripe reads it: `a[b][0][c]=1` is `{ a: { b: [{ c: '1' }] } }`. */
 export type FormValue = string | FormValue[] | { [key: string]: FormValue };
@@ -88,15 +88,6 @@ export function parseStripeForm(text: string): FormObject {
     });
   }
   return root;
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {
@@ -219,7 +210,7 @@ export async function startStripeApi(options: { secretKey: string }): Promise<St
 
   const server = createServer((request, response) => {
     void (async () => {
-      const bodyText = await readBody(request);
+      const bodyText = await requestText(request);
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       const body = parseStripeForm(request.method === 'GET' ? url.search.slice(1) : bodyText);
       requests.push({ method: request.method ?? '', path: url.pathname, headers: request.headers, body });

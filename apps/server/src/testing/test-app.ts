@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
@@ -134,4 +134,17 @@ export function webCaller(app: () => FastifyInstance, address: () => string) {
       headers: token ? { authorization: token } : {},
       remoteAddress: address(),
     });
+}
+
+/**
+ * Runs `act` as if it happened `seconds` from now: the clock the app reads (Date, and the in-process
+ * limit windows that read it) is set ahead while it runs; timers keep running on real time.
+ */
+export async function later<T>(seconds: number, act: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + seconds * 1000 });
+  try {
+    return await act();
+  } finally {
+    vi.useRealTimers();
+  }
 }

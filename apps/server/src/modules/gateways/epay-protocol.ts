@@ -32,19 +32,19 @@ export function epaySigned(fields: Record<string, string>, key: string): Record<
 
 const endpoint = (merchant: EpayMerchant, file: string) => `${merchant.url.replace(/\/+$/, '')}/${file}`;
 
-/** The page the buyer is sent to (submit.php), with every field signed in its query. */
-export function epaySubmitUrl(
-  merchant: EpayMerchant,
-  payment: {
-    type: string;
-    outTradeNo: string;
-    fen: number;
-    name: string;
-    notifyUrl: string;
-    returnUrl: string;
-  },
-): string {
-  const fields = epaySigned(
+/** A payment the buyer is asked to make through the aggregator. */
+export interface EpayPayment {
+  type: string;
+  outTradeNo: string;
+  fen: number;
+  name: string;
+  notifyUrl: string;
+  returnUrl: string;
+}
+
+/** A payment's fields, signed, as submit.php and mapi.php both take them. */
+const paymentFields = (merchant: EpayMerchant, payment: EpayPayment, more: Record<string, string> = {}) =>
+  epaySigned(
     {
       pid: merchant.pid,
       type: payment.type,
@@ -53,10 +53,49 @@ export function epaySubmitUrl(
       return_url: payment.returnUrl,
       name: payment.name,
       money: yuanText(payment.fen),
+      ...more,
     },
     merchant.key,
   );
-  return `${endpoint(merchant, 'submit.php')}?${new URLSearchParams(fields).toString()}`;
+
+/** The page the buyer is sent to (submit.php), with every field signed in its query. */
+export function epaySubmitUrl(merchant: EpayMerchant, payment: EpayPayment): string {
+  return `${endpoint(merchant, 'submit.php')}?${new URLSearchParams(paymentFields(merchant, payment)).toString()}`;
+}
+
+/** How long a call to the aggregator may take: the buyer waits for it. */
+const CALL_TIMEOUT_MS = 10_000;
+
+/** The aggregator's JSON answer to a call, each field read as text ('' when absent). */
+async function answerOf(response: Response, call: string) {
+  if (!response.ok) throw new Error(`Epay answered ${call} with HTTP ${response.status}`);
+  const body = (await response.json()) as Record<string, unknown>;
+  const text = (name: string) => (body[name] === undefined || body[name] === null ? '' : String(body[name]));
+  const code = Number(body.code);
+  if (!Number.isFinite(code)) throw new Error(`Epay answered ${call} without a code`);
+  return { code, text };
+}
+
+/**
+ * Opens a payment through the API (mapi.php, a signed form POST with the buyer's address): the
+ * aggregator's trade number and where the buyer pays, preferring the code a payment app scans
+ * (`qrcode`), then its page (`payurl`), then an app link (`urlscheme`). Throws when it cannot be
+ * reached or refuses (code other than 1: its message says why).
+ */
+export async function createEpayApiPayment(
+  merchant: EpayMerchant,
+  payment: EpayPayment & { clientIp: string },
+): Promise<{ tradeNo: string; url: string }> {
+  const response = await fetch(endpoint(merchant, 'mapi.php'), {
+    method: 'POST',
+    body: new URLSearchParams(paymentFields(merchant, payment, { clientip: payment.clientIp, device: 'pc' })),
+    signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+  });
+  const { code, text } = await answerOf(response, 'the payment');
+  if (code !== 1) throw new Error(`Epay refused the payment: ${text('msg')}`);
+  const url = text('qrcode') || text('payurl') || text('urlscheme');
+  if (!url) throw new Error('Epay opened the payment without a code, page or link to pay at');
+  return { tradeNo: text('trade_no'), url };
 }
 
 /** What api.php?act=order says of one of our orders. */
@@ -72,9 +111,6 @@ export type EpayOrderAnswer =
     }
   | { found: false; keysRefused: boolean; message: string };
 
-/** How long a query to the aggregator may take: the buyer's inquiry waits for it. */
-const QUERY_TIMEOUT_MS = 10_000;
-
 /**
  * Asks the aggregator about an order (`api.php?act=order`, authenticated by the merchant's key in the
  * query, as the protocol has it). Its code 1 is an order, -1 no such order; any other code is a
@@ -88,12 +124,9 @@ export async function queryEpayOrder(merchant: EpayMerchant, outTradeNo: string)
     out_trade_no: outTradeNo,
   });
   const response = await fetch(`${endpoint(merchant, 'api.php')}?${query.toString()}`, {
-    signal: AbortSignal.timeout(QUERY_TIMEOUT_MS),
+    signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
   });
-  if (!response.ok) throw new Error(`Epay answered the order query with HTTP ${response.status}`);
-  const body = (await response.json()) as Record<string, unknown>;
-  const text = (name: string) => (body[name] === undefined || body[name] === null ? '' : String(body[name]));
-  const code = Number(body.code);
+  const { code, text } = await answerOf(response, 'the order query');
   if (code === 1) {
     return {
       found: true,
@@ -105,6 +138,5 @@ export async function queryEpayOrder(merchant: EpayMerchant, outTradeNo: string)
       money: text('money'),
     };
   }
-  if (!Number.isFinite(code)) throw new Error('Epay answered the order query without a code');
   return { found: false, keysRefused: code !== -1, message: text('msg') };
 }

@@ -113,7 +113,8 @@ describe('payment gateways in the back office', () => {
         kind: 'epay',
         names: { en: 'Alipay (Epay)', zh: '支付宝（易支付）', tw: '支付寶（易支付）' },
         methods: ['alipay', 'wxpay'],
-        settings: { url: epay.url, pid: epay.pid },
+        // Sent to submit.php unless told to use the API.
+        settings: { url: epay.url, pid: epay.pid, mode: 'page' },
         keys_set: true,
         enabled: true,
         fee_bps: null,
@@ -145,6 +146,11 @@ describe('payment gateways in the back office', () => {
     expect(JSON.stringify(audit)).not.toContain(newKey);
     expect(JSON.stringify(audit)).not.toContain(epay.key);
     expect(audit.at(-1)?.after).toMatchObject({ keys_replaced: true });
+
+    const api = await owner.call('PATCH', `/gateways/${id}`, {
+      settings: { url: epay.url, pid: epay.pid, mode: 'api' },
+    });
+    expect(api.json().data.settings).toEqual({ url: epay.url, pid: epay.pid, mode: 'api' });
   });
 
   it('tests keys: a made-up order is "not found" with the right key, refused with a wrong one', async () => {

@@ -37,7 +37,8 @@ export interface LimitCounters extends Counters {
 const PRUNE_AT_LEAST = 10_000;
 
 export function createMemoryCounters(
-  now: () => number = Date.now,
+  // Read at each hit, so a test's clock moves the windows too.
+  now: () => number = () => Date.now(),
 ): Counters & Pick<LimitCounters, 'hitSoon'> {
   const windows = new Map<string, { count: number; endsAt: number }>();
   // Ended windows are swept when the map has doubled since the last sweep (10,000 at least), so that

@@ -9,6 +9,8 @@ export interface CheckoutRequest {
   returnUrl: string;
   language: Language;
   email: string;
+  /** The buyer's address, which some gateways' APIs require (Epay's mapi.php). */
+  clientIp: string;
 }
 
 /** A provider's checkout for one order: its own id for it, and where the buyer pays. */

@@ -42,6 +42,7 @@ export async function orderRoutes(
       const created = await createOrder(options, signedIn(request).user, request.body, {
         language: requestLanguage(request),
         returnUrl: (orderId) => origin + returnPath(orderId),
+        clientIp: request.ip,
         now: new Date(),
       });
       return ok(request, created, 'order_created');

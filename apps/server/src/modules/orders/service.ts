@@ -110,7 +110,7 @@ export async function createOrder(
   deps: OrderDeps,
   user: SignedInUser,
   request: OrderCreateRequest,
-  context: { language: Language; returnUrl: (orderId: string) => string; now: Date },
+  context: { language: Language; returnUrl: (orderId: string) => string; clientIp: string; now: Date },
 ): Promise<CreatedOrder> {
   const { db, counters } = deps;
   const { now } = context;
@@ -156,6 +156,7 @@ export async function createOrder(
       returnUrl: context.returnUrl(order.id),
       language: context.language,
       email: user.email,
+      clientIp: context.clientIp,
     });
   } catch (error) {
     deps.log.error({ err: error, order_id: order.id }, 'the payment provider could not open a checkout');
@@ -192,9 +193,23 @@ async function ownOrder(db: Database, user: SignedInUser, orderId: string): Prom
 }
 
 /**
- * The order with its status read fresh: while it is not paid, the provider is asked, and a payment
- * it reports goes through the same fulfilment as its notification would (whichever comes first
- * credits; the other changes nothing). A provider that cannot be reached leaves the stored status.
+ * How often the provider is asked about one order by order/query, whatever the buyer's page does (the
+ * scan-to-pay dialog asks every 2 s): a lost notify is still found within seconds, and a gateway is
+ * not asked at the pace of every open page.
+ */
+export const PROVIDER_ASKED_EVERY_SECONDS = 5;
+
+/** Whether the provider may be asked about the order now: once per window, across instances. */
+async function mayAskProvider(counters: Counters, orderId: string): Promise<boolean> {
+  const asked = await counters.hit(`orders:asked:${orderId}`, PROVIDER_ASKED_EVERY_SECONDS);
+  return asked.count === 1;
+}
+
+/**
+ * The order with its status read fresh: while it is not paid, the provider is asked (at most once in
+ * PROVIDER_ASKED_EVERY_SECONDS), and a payment it reports goes through the same fulfilment as its
+ * notification would (whichever comes first credits; the other changes nothing). A provider that
+ * cannot be reached leaves the stored status.
  */
 export async function queryOrder(
   deps: OrderDeps,
@@ -205,7 +220,7 @@ export async function queryOrder(
   const { db } = deps;
   let order = await ownOrder(db, user, orderId);
   const provider = order.status !== 'paid' && order.providerRef ? await providerOf(deps, order) : null;
-  if (provider) {
+  if (provider && (await mayAskProvider(deps.counters, order.id))) {
     try {
       const payment = await provider.findPayment(order);
       if (payment) {

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { expiryLedger } from '../../db/schema/index.ts';
+import { expiryLedger, orders } from '../../db/schema/index.ts';
 import { startEpayServer } from '../../testing/epay-server.ts';
 import { addEpayGateway, runGatewayOrdersJob, TEST_SECRETS_KEY } from '../../testing/gateways.ts';
 import {
@@ -97,6 +97,66 @@ describe('Epay gateways', () => {
     expect((await deliver(suite.standIn.pay(order.order_id))).body).toBe('success');
     expect((await orderRow(order.order_id))?.status).toBe('paid');
     expect(await expiryOf(order.userId)).not.toBeNull();
+  });
+
+  describe('in the API mode', () => {
+    /** A gateway of the stand-in's merchant in the API mode, signing with `key`: its id. */
+    const apiGateway = async (key = suite.standIn.key) =>
+      addEpayGateway(
+        await signedInStaff(t.app, t.database, 'owner'),
+        { ...suite.standIn, key },
+        {
+          settings: { url: suite.standIn.url, pid: suite.standIn.pid, mode: 'api' },
+        },
+      );
+    const create = (gatewayId: string, token: string) =>
+      webCaller(
+        () => t.app,
+        () => '198.51.100.23',
+      )(
+        '/web/order/create',
+        { period: 'month', connections: 1, pay_method: 'alipay', gateway_id: gatewayId },
+        token,
+      );
+
+    it("asks mapi.php for the payment with the buyer's address, shows its QR code, and credits its notify", async () => {
+      const gatewayId = await apiGateway();
+      const { user, token } = await signedInUser(t.database);
+      const created = (await create(gatewayId, token)).json();
+      expect(created.code, JSON.stringify(created)).toBe(200);
+      const order = created.data as { order_id: string; amount: number; checkout_url: string };
+      const opened = suite.standIn.orders.get(order.order_id);
+      expect(order.checkout_url).toBe(`${suite.standIn.url}/qrcode/${opened?.trade_no}`);
+      const call = suite.standIn.requests.filter((request) => request.path === '/mapi.php').at(-1);
+      expect(call?.query).toMatchObject({
+        pid: suite.standIn.pid,
+        type: 'alipay',
+        out_trade_no: order.order_id,
+        money: (order.amount / 100).toFixed(2),
+        clientip: '198.51.100.23',
+        notify_url: `https://vpn.example.com/pay/epay/${gatewayId}/notify`,
+      });
+      const reply = await t.app.inject({
+        method: 'POST',
+        url: `/pay/epay/${gatewayId}/notify`,
+        payload: new URLSearchParams(suite.standIn.pay(order.order_id)).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        remoteAddress: newClientAddress(),
+      });
+      expect(reply.body).toBe('success');
+      expect(await expiryOf(user.id)).not.toBeNull();
+    });
+
+    it('tells the buyer the payment is unavailable when mapi.php refuses, and keeps no payable order', async () => {
+      const gatewayId = await apiGateway('a-key-the-aggregator-does-not-know');
+      const { user, token } = await signedInUser(t.database);
+      expect((await create(gatewayId, token)).json()).toMatchObject({
+        code: 500,
+        data: { reason: 'payment_unavailable' },
+      });
+      const [order] = await t.database.db.select().from(orders).where(eq(orders.userId, user.id));
+      expect(order?.status).toBe('cancelled');
+    });
   });
 
   describe('notifies that change nothing', () => {

@@ -1,7 +1,7 @@
 import type { PayMethod } from '@skyway/shared/plans';
 import type { GatewayMethod } from '@skyway/shared/schemas/admin/gateways';
 import type { GatewayRow } from '../../db/schema/index.ts';
-import { epaySubmitUrl, queryEpayOrder } from '../gateways/epay-protocol.ts';
+import { createEpayApiPayment, epaySubmitUrl, queryEpayOrder } from '../gateways/epay-protocol.ts';
 import { fenOf } from '../gateways/yuan.ts';
 import { gatewayProviderName } from '../gateways/repository.ts';
 import { epayMerchantOf } from '../gateways/service.ts';
@@ -27,7 +27,8 @@ function payMethodsOf(row: GatewayRow): PayMethod[] {
 
 /**
  * One Epay gateway behind the provider port: the buyer is sent to its submit.php (our order id as
- * out_trade_no, the amount in yuan); payments arrive through its notify (epay-notify.ts) or,
+ * out_trade_no, the amount in yuan) or, in the API mode, shown the code or page its mapi.php gives;
+ * payments arrive through its notify (epay-notify.ts) or,
  * when that never comes, through api.php?act=order asked by order/query and the orders job.
  */
 export function createEpayProvider(row: GatewayRow, secretsKey: Buffer | undefined): PaymentProvider {
@@ -35,10 +36,10 @@ export function createEpayProvider(row: GatewayRow, secretsKey: Buffer | undefin
   return {
     name: gatewayProviderName(row),
     methods: payMethodsOf(row),
-    async createCheckout({ order, returnUrl }) {
+    async createCheckout({ order, returnUrl, clientIp }) {
       const type = EPAY_TYPES[order.payMethod];
       if (!type) throw new Error(`Epay takes no ${order.payMethod}`);
-      const url = epaySubmitUrl(merchant(), {
+      const payment = {
         type,
         outTradeNo: order.id,
         fen: order.amount,
@@ -46,7 +47,9 @@ export function createEpayProvider(row: GatewayRow, secretsKey: Buffer | undefin
         name: order.id,
         notifyUrl: new URL(epayNotifyPath(row.id), returnUrl).toString(),
         returnUrl,
-      });
+      };
+      if (row.settings.mode !== 'api') return { ref: order.id, url: epaySubmitUrl(merchant(), payment) };
+      const { url } = await createEpayApiPayment(merchant(), { ...payment, clientIp });
       return { ref: order.id, url };
     },
     async findPayment(order) {

@@ -13,7 +13,8 @@ import {
   stripeSignature,
   type WireSession,
 } from '../../testing/stripe-api.ts';
-import { newClientAddress, signedInUser, startTestApp, useTestApp } from '../../testing/test-app.ts';
+import { later, newClientAddress, signedInUser, startTestApp, useTestApp } from '../../testing/test-app.ts';
+import { PROVIDER_ASKED_EVERY_SECONDS } from '../orders/service.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 import { resetSetting, writeSetting } from '../settings/repository.ts';
 import { createStripeProvider } from './stripe.ts';
@@ -425,7 +426,11 @@ describe('Stripe Checkout and its webhook', () => {
     expect(asked).toHaveLength(1);
 
     const session = api.markPaid(order.sessionId);
-    expect(await orderStatus(token, order.order_id)).toBe('paid');
+    // Asked again at once (the page polls every 2 s), Stripe is not asked again...
+    expect(await orderStatus(token, order.order_id)).toBe('unpaid');
+    expect(api.requests.filter((r) => r.path === `/v1/checkout/sessions/${order.sessionId}`)).toHaveLength(1);
+    // ...but once the last question is a few seconds old, it is, and the payment is found.
+    expect(await later(PROVIDER_ASKED_EVERY_SECONDS, () => orderStatus(token, order.order_id))).toBe('paid');
     expect((await userInfo(token)).expire_user).toBe(expireUser + MONTH);
 
     const res = await deliver(stripeEvent('checkout.session.completed', session));

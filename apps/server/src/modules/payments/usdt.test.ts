@@ -10,7 +10,8 @@ import {
   useGatewayOnTwoInstances,
 } from '../../testing/gateway-suites.ts';
 import { signedInStaff } from '../../testing/staff.ts';
-import { newClientAddress, signedInUser, type TestApp, webCaller } from '../../testing/test-app.ts';
+import { later, newClientAddress, signedInUser, type TestApp, webCaller } from '../../testing/test-app.ts';
+import { PROVIDER_ASKED_EVERY_SECONDS } from '../orders/service.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 
 const ENV = { SECRETS_KEY: TEST_SECRETS_KEY, PUBLIC_URL: 'https://vpn.example.com' };
@@ -152,7 +153,9 @@ describe('USDT gateways (EPUSDT API)', () => {
     const unpaid = await web('/web/order/query', { order_id: order.order_id }, order.token);
     expect(unpaid.json().data).toMatchObject({ status: 'unpaid' });
     suite.standIn.pay(order.order_id);
-    const queried = await web('/web/order/query', { order_id: order.order_id }, order.token);
+    const queried = await later(PROVIDER_ASKED_EVERY_SECONDS, () =>
+      web('/web/order/query', { order_id: order.order_id }, order.token),
+    );
     expect(queried.json().data).toMatchObject({ order_id: order.order_id, status: 'paid' });
     expect(await paymentsOf(order.order_id)).toMatchObject([
       { amount: order.amount, providerPaymentId: suite.standIn.transactions.get(order.order_id)?.trade_id },
