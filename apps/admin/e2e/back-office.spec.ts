@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { formatExpiry } from '../../web/src/lib/dates.ts';
 import { callBody, expect, freshAccount, signInAs, test, userInfo } from '../../web/e2e/support.ts';
 import {
@@ -10,6 +10,7 @@ import {
   ownerLink,
   saveScreenshot,
   setUpStaff,
+  signedInOwner,
   signIn,
   staffBrowser,
 } from './support.ts';
@@ -22,16 +23,6 @@ test.beforeEach(({ consoleErrors }) => {
   // The browser logs the 401 of the session check that finds nobody signed in.
   consoleErrors.allow(/status of 401/);
 });
-
-/** The owner of a new back office: set up from the printed link, signed in with a recovery code. */
-async function owner(page: Page, request: APIRequestContext) {
-  const email = address('owner');
-  const login = await setUpStaff(page, await ownerLink(request, email), email);
-  await page.getByRole('button', { name: 'I have saved them: sign in' }).click();
-  await signIn(page, login);
-  await expect(page.getByTestId('dashboard')).toBeVisible();
-  return login;
-}
 
 /** Invites a member from the Staff page; the list shows them as invited. */
 async function invite(page: Page, email: string, role: string) {
@@ -52,7 +43,7 @@ test('an owner sets up from the printed link and invites support, who adds three
 }) => {
   const customer = await freshAccount(request);
   expect((await userInfo(request, customer.token)).expire_user).toBe(0);
-  await owner(page, request);
+  await signedInOwner(page, request);
 
   const supportEmail = address('support');
   await invite(page, supportEmail, 'Support');
@@ -109,7 +100,7 @@ test('a viewer sees accounts but no action, and the server refuses the change th
   browser,
 }) => {
   const customer = await freshAccount(request);
-  await owner(page, request);
+  await signedInOwner(page, request);
   const viewerEmail = address('viewer');
   await invite(page, viewerEmail, 'Viewer');
   const viewer = await staffBrowser(browser, viewerEmail, await mailedLink(request, viewerEmail));
@@ -152,7 +143,7 @@ test('finance refunds a payment charged twice from the attention queue, and the 
   const paidUntil = (await userInfo(request, customer.token)).expire_user;
   expect(paidUntil).toBeGreaterThan(Date.now() / 1000);
 
-  await owner(page, request);
+  await signedInOwner(page, request);
   const financeEmail = address('finance');
   await invite(page, financeEmail, 'Finance');
   const finance = await staffBrowser(browser, financeEmail, await mailedLink(request, financeEmail));
@@ -199,7 +190,7 @@ test('an admin adds a node and a VLESS inbound, a viewer sees them without a con
   // Three members of staff set up, each in a browser of their own.
   test.setTimeout(120_000);
   const customer = await customerWithFetchedSlot(request, 'mihomo/1.19.0');
-  await owner(page, request);
+  await signedInOwner(page, request);
   const adminEmail = address('admin');
   const viewerEmail = address('viewer');
   await invite(page, adminEmail, 'Admin');
@@ -337,6 +328,7 @@ const SCREENS = [
   'attention',
   'orders',
   'payments',
+  'gateways',
   'nodes',
   'settings',
   'staff',
@@ -431,7 +423,7 @@ for (const language of ['en', 'zh'] as const) {
 }
 
 test('the console speaks each language, and the choice stays', async ({ page, request }) => {
-  await owner(page, request);
+  await signedInOwner(page, request);
   await page.getByLabel('language').click();
   await page.locator('.ant-select-dropdown:visible').getByTitle('简体中文').click();
   await expect(page.getByRole('menuitem', { name: '审计日志' })).toBeVisible();

@@ -1,21 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { callBody, expect, test } from '../../web/e2e/support.ts';
-import { ownerLink, saveScreenshot, setUpStaff, signIn } from './support.ts';
+import { saveScreenshot, signedInOwner } from './support.ts';
 
 test.beforeEach(({ consoleErrors }) => {
   // The browser logs the 401 of the session check that finds nobody signed in.
   consoleErrors.allow(/status of 401/);
 });
-
-/** The owner of a new back office: set up from the printed link, signed in with a recovery code. */
-async function owner(page: Page, request: APIRequestContext) {
-  const email = `owner-${randomBytes(5).toString('hex')}@example.com`;
-  const login = await setUpStaff(page, await ownerLink(request, email), email);
-  await page.getByRole('button', { name: 'I have saved them: sign in' }).click();
-  await signIn(page, login);
-  await expect(page.getByTestId('dashboard')).toBeVisible();
-}
 
 /** The notices the customer site's download page shows now (in English), as anyone may ask for them. */
 async function downloadPageNotices(request: APIRequestContext) {
@@ -84,7 +75,7 @@ test('an owner writes a notice in three languages, previews each, saves it as a 
   ];
   const [english, ...chinese] = languages;
   if (!english) throw new Error('no English');
-  await owner(page, request);
+  await signedInOwner(page, request);
 
   await page.getByRole('menuitem', { name: 'Notices' }).click();
   await page.getByRole('button', { name: 'New notice' }).click();

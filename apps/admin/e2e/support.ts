@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import nodePath from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 import { generateSync } from 'otplib';
@@ -68,6 +69,16 @@ export async function signIn(page: Page, login: StaffLogin): Promise<void> {
   await page.getByLabel('Recovery code').fill(code);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('signed-in-as')).toContainText(login.email);
+}
+
+/** The owner of a new back office: set up from the printed link, signed in with a recovery code. */
+export async function signedInOwner(page: Page, request: APIRequestContext): Promise<StaffLogin> {
+  const email = `owner-${randomBytes(5).toString('hex')}@example.com`;
+  const login = await setUpStaff(page, await ownerLink(request, email), email);
+  await page.getByRole('button', { name: 'I have saved them: sign in' }).click();
+  await signIn(page, login);
+  await expect(page.getByTestId('dashboard')).toBeVisible();
+  return login;
 }
 
 /** A member of staff in a browser of their own: invited by mail, set up, and signed in. */

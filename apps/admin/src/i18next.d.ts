@@ -1,6 +1,7 @@
 import type audit from './locales/en/audit.json';
 import type common from './locales/en/common.json';
 import type dashboard from './locales/en/dashboard.json';
+import type gateways from './locales/en/gateways.json';
 import type jobs from './locales/en/jobs.json';
 import type mail from './locales/en/mail.json';
 import type nodes from './locales/en/nodes.json';
@@ -20,6 +21,7 @@ declare module 'i18next' {
       audit: typeof audit;
       common: typeof common;
       dashboard: typeof dashboard;
+      gateways: typeof gateways;
       jobs: typeof jobs;
       mail: typeof mail;
       nodes: typeof nodes;

@@ -62,6 +62,14 @@ export const router = createBrowserRouter(
           ),
         },
         {
+          path: 'gateways',
+          lazy: page(
+            () => import('../features/gateways/components/gateways-page.tsx'),
+            'GatewaysPage',
+            'gateways',
+          ),
+        },
+        {
           path: 'nodes',
           lazy: page(() => import('../features/nodes/components/nodes-page.tsx'), 'NodesPage', 'nodes'),
         },

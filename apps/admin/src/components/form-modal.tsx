@@ -20,6 +20,12 @@ export function FormModal<Values extends object>(props: {
   onClose: () => void;
   onSubmit: (values: Values) => Promise<unknown>;
   onValuesChange?: (changed: Partial<Values>, all: Values) => void;
+  /**
+   * Where on the form a field the server names is (for a form whose fields are nested, e.g.
+   * `settings` → `['settings', 'url']`); none: the refusal shows as a message. Without it, a
+   * top-level field of the same name.
+   */
+  serverField?: (field: string) => (string | number)[] | undefined;
   /** The names of the fields that failed the form's own checks (to bring a hidden one into view). */
   onInvalid?: (fields: (string | number)[][]) => void;
   testId?: string;
@@ -57,8 +63,12 @@ export function FormModal<Values extends object>(props: {
         } catch (error) {
           // The fields on the form now: those the current choices show.
           const shown = Object.keys(form.getFieldsValue() as object);
-          if (error instanceof ApiError && error.field && shown.includes(error.field)) {
-            form.setFields([{ name: error.field as never, errors: [error.message] }]);
+          const field = error instanceof ApiError ? error.field : undefined;
+          const name =
+            field &&
+            (props.serverField ? props.serverField(field) : shown.includes(field) ? [field] : undefined);
+          if (name) {
+            form.setFields([{ name: name as never, errors: [(error as Error).message] }]);
           } else {
             message.error(error instanceof Error ? error.message : String(error));
           }

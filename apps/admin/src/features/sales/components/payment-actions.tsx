@@ -28,9 +28,17 @@ export function useTimeChoice(): Choice {
 }
 
 /**
+ * Whether a payment's money goes back outside the back office: Epay and USDT gateways (providers
+ * `epay:<id>`, `epusdt:<id>`) have no refund call, so the operator refunds in the gateway's own
+ * merchant panel and records it here. Alipay face-to-face refunds through its provider.
+ */
+export const refundsOutside = (payment: Payment) => /^(epay|epusdt):/.test(payment.provider);
+
+/**
  * What finance may do with a payment: refund it through its provider (taking the order's time
- * back or keeping it), or, for one that gave no time, mark it settled by hand. A refund that could
- * not reach the provider is asked again under the same key.
+ * back or keeping it), or record a refund made outside for a gateway that has no refund call, or,
+ * for one that gave no time, mark it settled by hand. A refund that could not reach the provider is
+ * asked again under the same key.
  */
 export function PaymentActions({ payment }: { payment: Payment }) {
   const { t } = useTranslation('sales');
@@ -44,11 +52,14 @@ export function PaymentActions({ payment }: { payment: Payment }) {
   const settleable =
     payment.settled_at === null && (refused || (payment.outcome !== 'credited' && !payment.refund));
   if (refunded && !retry) return null;
+  const outside = refundsOutside(payment);
+  const refundLabel = outside ? t('refundOutside') : retry ? t('refundAgain') : t('refund');
+  const amount = { amount: (payment.amount / 100).toFixed(2), currency: payment.currency };
   return (
     <Space>
       {can('payments.refund') && (
         <Button size="small" danger onClick={() => setDialog('refund')}>
-          {retry ? t('refundAgain') : t('refund')}
+          {refundLabel}
         </Button>
       )}
       {can('attention.resolve') && settleable && (
@@ -58,12 +69,13 @@ export function PaymentActions({ payment }: { payment: Payment }) {
       )}
       <ReasonModal
         open={dialog === 'refund'}
-        title={t('refund')}
-        hint={t('refundHint', { amount: (payment.amount / 100).toFixed(2), currency: payment.currency })}
+        title={outside ? t('refundOutside') : t('refund')}
+        hint={outside ? t('refundOutsideHint', amount) : t('refundHint', amount)}
         choice={payment.outcome === 'credited' ? timeChoice : undefined}
         onClose={() => setDialog(null)}
         onSubmit={async ({ reason, choice }) => {
-          await refundPayment(payment.id, { reason, time: (choice ?? 'keep') as 'keep' | 'take_back' });
+          const time = (choice ?? 'keep') as 'keep' | 'take_back';
+          await refundPayment(payment.id, { reason, time }, outside);
           await refreshPayments(client);
         }}
       />

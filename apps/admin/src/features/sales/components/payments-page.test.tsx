@@ -22,8 +22,29 @@ const payment: Payment = {
   refund: null,
 };
 
-function answerPayments() {
-  answer('GET', '/payments', ok({ total: 1, page: 1, size: 20, items: [payment], total_capped: false }));
+function answerPayments(items: Payment[] = [payment]) {
+  answer('GET', '/payments', ok({ total: items.length, page: 1, size: 20, items, total_capped: false }));
+}
+
+/** A payment through one of the gateways (`<kind>:<gateway id>`), by another buyer. */
+const throughGateway = (kind: string, n: number): Payment => ({
+  ...payment,
+  id: `00000000-0000-4000-8000-00000000010${n}`,
+  email: `${kind}@example.com`,
+  provider: `${kind}:00000000-0000-4000-8000-0000000000e${n}`,
+});
+
+/** Refunds the payment of the buyer's row with the dialog's reason, keeping the order's time. */
+async function refundKeepingTime(email: string, button: string, hint: RegExp) {
+  const row = await rowOf(email);
+  fireEvent.click(within(row).getByRole('button', { name: button }));
+  expect(await screen.findByText(hint)).toBeTruthy();
+  fireEvent.click(screen.getByLabelText('Let the customer keep it'));
+  fireEvent.change(screen.getByLabelText('Why (kept in the audit log)'), {
+    target: { value: 'Asked for by the buyer' },
+  });
+  fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+  expect(await screen.findByText('Done')).toBeTruthy();
 }
 
 const rowOf = async (text: string) => (await screen.findByText(text)).closest('tr') as HTMLElement;
@@ -55,5 +76,35 @@ describe('the payments list', () => {
     expect(await screen.findByText('Done')).toBeTruthy();
     const sent = await requestsTo('POST', `/payments/${payment.id}/refund`);
     expect(sent.map((call) => call.body)).toEqual([{ reason: 'Asked for by the buyer', time: 'take_back' }]);
+  });
+
+  it('records an Epay or USDT payment as refunded outside, saying the money goes back in the gateway’s panel', async () => {
+    signedInAs('finance');
+    const usdt = throughGateway('epusdt', 1);
+    answerPayments([usdt, throughGateway('epay', 2)]);
+    answer('POST', '/payments/:id/refund-outside', ok({}));
+    await renderScreen(<PaymentsPage />);
+    const epayRow = await rowOf('epay@example.com');
+    expect(within(epayRow).getByRole('button', { name: 'Record refund made outside' })).toBeTruthy();
+    expect(within(epayRow).queryByRole('button', { name: 'Refund' })).toBeNull();
+    await refundKeepingTime(
+      'epusdt@example.com',
+      'Record refund made outside',
+      /give the whole payment, 29.90 cny, back outside: in the gateway's own merchant panel/,
+    );
+    const sent = await requestsTo('POST', `/payments/${usdt.id}/refund-outside`);
+    expect(sent.map((call) => call.body)).toEqual([{ reason: 'Asked for by the buyer', time: 'keep' }]);
+    expect(await requestsTo('POST', `/payments/${usdt.id}/refund`)).toEqual([]);
+  });
+
+  it('refunds an Alipay face-to-face payment through Alipay', async () => {
+    signedInAs('finance');
+    const alipay = throughGateway('alipay_f2f', 3);
+    answerPayments([alipay]);
+    answer('POST', '/payments/:id/refund', ok({}));
+    await renderScreen(<PaymentsPage />);
+    await refundKeepingTime('alipay_f2f@example.com', 'Refund', /goes back through its provider/);
+    const sent = await requestsTo('POST', `/payments/${alipay.id}/refund`);
+    expect(sent.map((call) => call.body)).toEqual([{ reason: 'Asked for by the buyer', time: 'keep' }]);
   });
 });
