@@ -76,3 +76,7 @@ export async function loadNamespace(namespace: string): Promise<void> {
 }
 
 export const currentLanguage = (): Language => (isLanguage(i18next.language) ? i18next.language : 'zh');
+
+/** What buyers are shown in each language (a gateway's name), in the console's language. */
+export const inCurrentLanguage = (names: Record<Language, string>): string =>
+  names[currentLanguage()] || names.en;

@@ -1,5 +1,6 @@
 import { GATEWAY_KINDS, type GatewayKind } from '@skyway/shared/schemas/admin/gateways';
-import { asc, eq } from 'drizzle-orm';
+import type { Language } from '@skyway/shared/languages';
+import { asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { type GatewayRow, gateways } from '../../db/schema/index.ts';
 
@@ -12,6 +13,19 @@ const PROVIDER_NAME = new RegExp(`^(${GATEWAY_KINDS.join('|')}):([0-9a-f-]{36})$
 export function gatewayOfProviderName(name: string): { kind: GatewayKind; id: string } | null {
   const match = PROVIDER_NAME.exec(name);
   return match ? { kind: match[1] as GatewayKind, id: match[2] as string } : null;
+}
+
+/** The buyer-facing names of the gateways among provider names, by provider name; others are absent. */
+export async function gatewayNamesOf(
+  db: Database,
+  providerNames: string[],
+): Promise<Map<string, Record<Language, string>>> {
+  const ids = [...new Set(providerNames.map((name) => gatewayOfProviderName(name)?.id))].filter(
+    (id): id is string => id !== undefined,
+  );
+  if (ids.length === 0) return new Map();
+  const rows = await db.select().from(gateways).where(inArray(gateways.id, ids));
+  return new Map(rows.map((row) => [gatewayProviderName(row), row.names]));
 }
 
 export type NewGateway = typeof gateways.$inferInsert;

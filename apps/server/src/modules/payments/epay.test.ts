@@ -182,6 +182,26 @@ describe('Epay gateways', () => {
     });
   });
 
+  it('shows staff its orders and payments under the gateway’s names, and lists them by its provider', async () => {
+    const order = await suite.order();
+    expect((await deliver(suite.standIn.pay(order.order_id))).body).toBe('success');
+    const finance = await signedInStaff(t.app, t.database, 'finance');
+    const names = { en: 'Alipay (Epay)', zh: '支付宝（易支付）', tw: '支付寶（易支付）' };
+    const query = `provider=${encodeURIComponent(suite.provider())}&size=100`;
+    const orders = (await finance.call('GET', `/orders?${query}`)).json();
+    expect(orders.code).toBe(200);
+    expect(orders.data.items).toContainEqual(
+      expect.objectContaining({ id: order.order_id, provider: suite.provider(), gateway_names: names }),
+    );
+    const payments = (await finance.call('GET', `/payments?${query}`)).json().data.items;
+    expect(payments).toContainEqual(
+      expect.objectContaining({ order_id: order.order_id, gateway_names: names }),
+    );
+    expect(payments.every((payment: { provider: string }) => payment.provider === suite.provider())).toBe(
+      true,
+    );
+  });
+
   itFindsLostNotifies(suite, EPAY);
   itRecordsRefundsOutside(suite, EPAY);
 

@@ -1,3 +1,4 @@
+import type { Language } from '@skyway/shared/languages';
 import type { z } from 'zod';
 import type {
   adminOrderSchema,
@@ -18,7 +19,13 @@ import type { PaymentWithBuyer } from './repository.ts';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-export function presentOrder(row: { order: OrderRow; email: string }): z.infer<typeof adminOrderSchema> {
+/** The names of the gateways among a page's providers, by provider name (gatewayNamesOf). */
+type GatewayNames = Map<string, Record<Language, string>>;
+
+export function presentOrder(
+  row: { order: OrderRow; email: string },
+  gatewayNames: GatewayNames,
+): z.infer<typeof adminOrderSchema> {
   const { order } = row;
   return {
     id: order.id,
@@ -30,6 +37,7 @@ export function presentOrder(row: { order: OrderRow; email: string }): z.infer<t
     currency: order.currency,
     pay_method: order.payMethod,
     provider: order.provider,
+    gateway_names: gatewayNames.get(order.provider) ?? null,
     status: order.status,
     created_at: order.createdAt.toISOString(),
     paid_at: iso(order.paidAt),
@@ -55,6 +63,7 @@ export function presentRefund(refund: RefundRow): z.infer<typeof refundSchema> {
 export function presentPayment(
   row: PaymentWithBuyer,
   refund: RefundRow | undefined,
+  gatewayNames: GatewayNames,
 ): z.infer<typeof adminPaymentSchema> {
   const { payment } = row;
   return {
@@ -63,6 +72,7 @@ export function presentPayment(
     user_id: row.userId,
     email: row.email,
     provider: payment.provider,
+    gateway_names: gatewayNames.get(payment.provider) ?? null,
     provider_payment_id: payment.providerPaymentId,
     amount: payment.amount,
     currency: payment.currency,

@@ -21,6 +21,7 @@ import {
 import type { Database } from '../../db/client.ts';
 import { ok, replies } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
+import { gatewayNamesOf } from '../gateways/repository.ts';
 import { signedInStaff } from '../staff/signed-in-staff.ts';
 import type { GatewayProviders, PaymentProvider } from '../orders/provider.ts';
 import {
@@ -55,11 +56,17 @@ export async function salesRoutes(
   const tags = ['orders and payments'];
 
   const withRefunds = async (rows: PaymentWithBuyer[]) => {
-    const refunds = await latestRefunds(
-      db,
-      rows.map((row) => row.payment.id),
-    );
-    return rows.map((row) => presentPayment(row, refunds.get(row.payment.id)));
+    const [refunds, names] = await Promise.all([
+      latestRefunds(
+        db,
+        rows.map((row) => row.payment.id),
+      ),
+      gatewayNamesOf(
+        db,
+        rows.map((row) => row.payment.provider),
+      ),
+    ]);
+    return rows.map((row) => presentPayment(row, refunds.get(row.payment.id), names));
   };
 
   routes.get(
@@ -71,12 +78,16 @@ export async function salesRoutes(
     async (request) => {
       const { page, size, user_id, ...filter } = request.query;
       const found = await listOrders(db, { ...filter, userId: user_id }, pageAt(page, size));
+      const names = await gatewayNamesOf(
+        db,
+        found.rows.map((row) => row.order.provider),
+      );
       return ok(request, {
         total: found.total,
         total_capped: found.capped,
         page,
         size,
-        items: found.rows.map(presentOrder),
+        items: found.rows.map((row) => presentOrder(row, names)),
       });
     },
   );
@@ -146,7 +157,8 @@ export async function salesRoutes(
       });
       const row = await findPaymentWithBuyer(db, request.params.id);
       if (!row) throw new AppError(404, 'not_found');
-      return ok(request, presentPayment(row, undefined));
+      const [payment] = await withRefunds([row]);
+      return ok(request, payment as NonNullable<typeof payment>);
     },
   );
 

@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { LANGUAGES } from '../../languages.ts';
 import { MAIL_STATUSES } from '../../mail.ts';
 import { ORDER_STATUSES } from '../../plans.ts';
 import { isoTime, sortQuery } from './common.ts';
 import { cappedPageOf, listQuery } from '../paging.ts';
 
 const salesListQuery = listQuery.extend(sortQuery.shape).extend({
-  provider: z.string().trim().min(1).max(32).optional(),
+  // The site's own provider's name, or a gateway's `<kind>:<gateway id>`.
+  provider: z.string().trim().min(1).max(60).optional(),
   user_id: z.uuid().optional(),
   from: isoTime.optional(),
   to: isoTime.optional(),
@@ -16,6 +18,9 @@ export const orderListQuery = salesListQuery.extend({ status: z.enum(ORDER_STATU
 /** What became of a payment (orders/fulfilment.ts): credited, or money for the operator to deal with. */
 export const PAYMENT_OUTCOMES = ['credited', 'amount_mismatch', 'already_paid', 'unknown_order'] as const;
 export const paymentListQuery = salesListQuery.extend({ outcome: z.enum(PAYMENT_OUTCOMES).optional() });
+
+/** The buyer-facing names of the payment gateway a provider name is (null: the site's own provider). */
+const gatewayNames = z.record(z.enum(LANGUAGES), z.string()).nullable();
 
 /** An order as the back office lists it, with its buyer. */
 export const adminOrderSchema = z.object({
@@ -28,6 +33,7 @@ export const adminOrderSchema = z.object({
   currency: z.string(),
   pay_method: z.string(),
   provider: z.string(),
+  gateway_names: gatewayNames,
   status: z.string(),
   created_at: isoTime,
   paid_at: isoTime.nullable(),
@@ -59,6 +65,7 @@ export const adminPaymentSchema = z.object({
   user_id: z.uuid(),
   email: z.string(),
   provider: z.string(),
+  gateway_names: gatewayNames,
   provider_payment_id: z.string(),
   amount: z.number().int(),
   currency: z.string(),

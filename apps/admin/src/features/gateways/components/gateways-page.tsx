@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_KINDS, type GatewayKind, type GatewayMethod } from '@skyway/shared/schemas/admin/gateways';
 import { when } from '../../../lib/format.ts';
-import { currentLanguage } from '../../../lib/i18n.ts';
+import { inCurrentLanguage } from '../../../lib/i18n.ts';
 import { Forbidden } from '../../../components/forbidden.tsx';
 import { useCan } from '../../../lib/session.ts';
 import { useChange } from '../../../lib/use-change.ts';
@@ -15,7 +15,7 @@ import { testGateway } from '../api/test-gateway.ts';
 import { GatewayModal } from './gateway-form.tsx';
 
 /** A gateway's name as buyers of the member's language see it (English should that one be missing). */
-const nameOf = (gateway: Gateway) => gateway.names[currentLanguage()] || gateway.names.en;
+const nameOf = (gateway: Gateway) => inCurrentLanguage(gateway.names);
 
 /** A fee in basis points as a percentage (150 → 1.5%). */
 const percent = (bps: number) => `${bps / 100}%`;

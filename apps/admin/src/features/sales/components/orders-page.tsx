@@ -5,6 +5,7 @@ import { useCoded } from '../../../lib/use-coded.ts';
 import { money, when } from '../../../lib/format.ts';
 import { Forbidden } from '../../../components/forbidden.tsx';
 import { type ListColumn, PagedTable } from '../../../components/paged-table.tsx';
+import { providerColumn } from './provider-column.ts';
 import { useCan } from '../../../lib/session.ts';
 import { type Order, useOrders } from '../api/list-orders.ts';
 import { useSalesFilters } from './sales-filters.tsx';
@@ -38,7 +39,7 @@ export function OrdersPage() {
       csv: (order) => (order.amount / 100).toFixed(2),
     },
     { title: t('currency'), dataIndex: 'currency' },
-    { title: t('common:provider'), dataIndex: 'provider' },
+    providerColumn(t('common:provider')),
     {
       title: t('common:status'),
       dataIndex: 'status',

@@ -12,6 +12,7 @@ const payment: Payment = {
   user_id: '00000000-0000-4000-8000-00000000000b',
   email: 'buyer@example.com',
   provider: 'stripe',
+  gateway_names: null,
   provider_payment_id: 'pi_1',
   amount: 2990,
   currency: 'cny',
@@ -32,6 +33,7 @@ const throughGateway = (kind: string, n: number): Payment => ({
   id: `00000000-0000-4000-8000-00000000010${n}`,
   email: `${kind}@example.com`,
   provider: `${kind}:00000000-0000-4000-8000-0000000000e${n}`,
+  gateway_names: { en: `${kind} gateway`, zh: `${kind} 网关`, tw: `${kind} 閘道` },
 });
 
 /** Refunds the payment of the buyer's row with the dialog's reason, keeping the order's time. */
@@ -57,6 +59,15 @@ describe('the payments list', () => {
     const row = await rowOf('buyer@example.com');
     expect(within(row).getByText('¥29.90')).toBeTruthy();
     expect(within(row).queryByRole('button', { name: 'Refund' })).toBeNull();
+  });
+
+  it("names a gateway's payments as its buyers see it, and the site's own provider by its name", async () => {
+    signedInAs('viewer');
+    answerPayments([payment, throughGateway('epay', 1)]);
+    await renderScreen(<PaymentsPage />);
+    expect(within(await rowOf('epay@example.com')).getByText('epay gateway')).toBeTruthy();
+    expect(within(await rowOf('buyer@example.com')).getByText('stripe')).toBeTruthy();
+    expect(screen.queryByText(/^epay:/)).toBeNull();
   });
 
   it('refunds for finance with the reason and what becomes of the time', async () => {

@@ -6,6 +6,7 @@ import { useCoded } from '../../../lib/use-coded.ts';
 import { money, when } from '../../../lib/format.ts';
 import { Forbidden } from '../../../components/forbidden.tsx';
 import { type ListColumn, PagedTable } from '../../../components/paged-table.tsx';
+import { providerColumn } from './provider-column.ts';
 import { useCan } from '../../../lib/session.ts';
 import { type Payment, usePayments } from '../api/list-payments.ts';
 import { PaymentActions } from './payment-actions.tsx';
@@ -46,7 +47,7 @@ export function usePaymentColumns(): ListColumn<Payment>[] {
       render: (email: string, payment) => <Link to={`/users/${payment.user_id}`}>{email}</Link>,
     },
     { title: t('common:order'), dataIndex: 'order_id' },
-    { title: t('common:provider'), dataIndex: 'provider' },
+    providerColumn(t('common:provider')),
     { title: t('common:providerReference'), dataIndex: 'provider_payment_id' },
     {
       title: t('common:amount'),
