@@ -9,6 +9,7 @@ import { scheduledJobs, startJobs } from './jobs/scheduled-jobs.ts';
 import { ADMIN_API_PREFIX, adminApi } from './admin-api.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
+import { nodeStatusRoutes } from './modules/nodes/customer-routes.ts';
 import { noticeRoutes } from './modules/notices/routes.ts';
 import { createNodeEvents } from './modules/node-api/events.ts';
 import { nodeApiRoutes } from './modules/node-api/routes.ts';
@@ -189,6 +190,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   // The nodes' change streams end before the server waits for its connections to close.
   const nodeEvents = createNodeEvents(db, app.log);
   app.addHook('preClose', async () => nodeEvents.close());
+  await app.register(nodeStatusRoutes, { db });
   await app.register(nodeApiRoutes, {
     db,
     events: nodeEvents,

@@ -16,6 +16,8 @@ const CONSOLE_PAGES: { url: string; ready: (page: Page) => Locator }[] = [
   // Orders, or the empty state that a new account has (a loading table is not ready).
   { url: '/order', ready: (page) => page.locator('.ant-table-row, [data-testid="no-orders"]') },
   { url: '/invite', ready: (page) => page.getByTestId('share-link') },
+  // A new account has no access: the page offers to buy.
+  { url: '/nodes', ready: (page) => page.locator('.ant-empty') },
 ];
 
 for (const language of LANGUAGES) {

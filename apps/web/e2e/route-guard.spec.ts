@@ -58,6 +58,7 @@ test.describe('route guard, signed in', () => {
     ['/buy', 'Buy subscription'],
     ['/order', 'My orders'],
     ['/invite', 'My invitations'],
+    ['/nodes', 'Server status'],
   ] as const) {
     test(`${target} opens in the console`, async ({ page }) => {
       await page.goto(target);
@@ -74,5 +75,7 @@ test.describe('route guard, signed in', () => {
     await expect(page).toHaveURL('/order');
     await menu.getByRole('link', { name: 'My invitations' }).click();
     await expect(page).toHaveURL('/invite');
+    await menu.getByRole('link', { name: 'Server status' }).click();
+    await expect(page).toHaveURL('/nodes');
   });
 });

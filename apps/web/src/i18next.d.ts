@@ -11,6 +11,7 @@ import type legalService from './locales/en/legal-service.json';
 import type legalUse from './locales/en/legal-use.json';
 import type login from './locales/en/login.json';
 import type notFound from './locales/en/not-found.json';
+import type nodes from './locales/en/nodes.json';
 import type notices from './locales/en/notices.json';
 import type orders from './locales/en/orders.json';
 import type trial from './locales/en/trial.json';
@@ -34,6 +35,7 @@ declare module 'i18next' {
       'legal-use': typeof legalUse;
       login: typeof login;
       'not-found': typeof notFound;
+      nodes: typeof nodes;
       notices: typeof notices;
       orders: typeof orders;
       trial: typeof trial;

@@ -26,6 +26,7 @@ const PAGE_TITLES = {
   '/order': 'nav.order',
   '/devices': 'nav.devices',
   '/invite': 'nav.invite',
+  '/nodes': 'nav.nodes',
   '/404': 'nav.notFound',
 } as const;
 

@@ -1,4 +1,5 @@
 import {
+  CloudServerOutlined,
   HomeOutlined,
   MobileOutlined,
   ShoppingCartOutlined,
@@ -23,6 +24,7 @@ export const CONSOLE_PAGES = [
   { path: '/order', label: 'nav.order', icon: <UnorderedListOutlined /> },
   { path: '/devices', label: 'nav.devices', icon: <MobileOutlined /> },
   { path: '/invite', label: 'nav.invite', icon: <TeamOutlined /> },
+  { path: '/nodes', label: 'nav.nodes', icon: <CloudServerOutlined /> },
 ] as const;
 
 /** Whether the access has ended is a matter of minutes. */

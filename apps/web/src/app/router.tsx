@@ -24,6 +24,11 @@ const InvitationsPage = lazyPage(
   () => import('../features/invitations/components/invitations-page.tsx'),
   'InvitationsPage',
 );
+const NodeStatusPage = lazyPage(
+  () => import('../features/node-status/components/node-status-page.tsx'),
+  'NodeStatusPage',
+  'nodes',
+);
 const NotFoundPage = lazyPage(
   () => import('../features/not-found/components/not-found-page.tsx'),
   'NotFoundPage',
@@ -81,6 +86,7 @@ export const routes: RouteObject[] = [
           page('/order', <OrdersPage />, OrdersPage.preload),
           page('/devices', <DevicesPage />, DevicesPage.preload),
           page('/invite', <InvitationsPage />, InvitationsPage.preload),
+          page('/nodes', <NodeStatusPage />, NodeStatusPage.preload),
           page('/404', <NotFoundPage />, NotFoundPage.preload),
         ],
       },

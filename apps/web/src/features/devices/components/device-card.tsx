@@ -7,7 +7,7 @@ import { importLinksFor } from '@skyway/shared/import-links';
 import { useTranslation } from 'react-i18next';
 import { StatusTag } from '../../../components/status-tag.tsx';
 import { useCopy } from '../../../lib/use-copy.ts';
-import { useCountryName } from './country-name.ts';
+import { useCountryName } from '../../../lib/country-name.ts';
 import { useDeviceName } from './device-name.ts';
 
 /** Large enough to scan from a phone held at a screen, small enough for a 375 px card. */

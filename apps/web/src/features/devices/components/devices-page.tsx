@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { ShoppingCartOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Col, Empty, Row, Typography } from 'antd';
+import { Alert, Button, Card, Col, Row, Typography } from 'antd';
 import { formatDateTime } from '@skyway/shared/dates';
 import type { Device } from '@skyway/shared/devices';
 import { useTranslation } from 'react-i18next';
-import { LinkButton } from '../../../components/link-button.tsx';
+import { BuyFirst } from '../../../components/buy-first.tsx';
 import { usePageMeta } from '../../../lib/page-meta.ts';
 import { useSiteConf } from '../../../lib/site-conf.ts';
 import { useNowSeconds } from '../../../lib/use-now-seconds.ts';
@@ -41,17 +40,7 @@ export function DevicesPage() {
   const list = devices.data?.devices;
   if (list === undefined) return <Card loading className="devices-loading" />;
 
-  if (list.length === 0) {
-    return (
-      <Card>
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty.text')}>
-          <LinkButton type="primary" icon={<ShoppingCartOutlined />} to="/buy">
-            {t('empty.buy')}
-          </LinkButton>
-        </Empty>
-      </Card>
-    );
-  }
+  if (list.length === 0) return <BuyFirst description={t('empty.text')} buy={t('empty.buy')} />;
 
   // A downgrade bought for later: the customer may choose now which slots outlive it.
   const downgrade =
