@@ -2,6 +2,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../src/db/client.ts';
+import { rowsOf } from '../src/db/rows.ts';
 import { gateways } from '../src/db/schema/index.ts';
 import { epaySigned } from '../src/modules/gateways/epay-protocol.ts';
 import { epusdtSign, EPUSDT_PAID } from '../src/modules/gateways/epusdt-protocol.ts';
@@ -34,9 +35,6 @@ export interface SeededOrder {
   providerRef: string | null;
   n: number;
 }
-
-export const rowsOf = async <T>(db: Database, query: ReturnType<typeof sql>) =>
-  ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
 /**
  * The two gateways; `count` customers with live access (1 to 3 connections) and their active slots;
@@ -95,11 +93,10 @@ export async function seedNotifyOrders(db: Database, secretsKey: Buffer, count: 
       'unpaid', now() - interval '1 minute', now() + interval '2 hours'
     from generate_series(1, ${count}) n, lateral (select n % ${USDT_EVERY} = 0 as usdt) kind`);
   await db.execute(sql`vacuum analyze`);
-  const orders = await rowsOf<SeededOrder>(
-    db,
-    sql`select id, amount, usdt_amount as usdt, provider_ref as "providerRef",
+  const orders = rowsOf<SeededOrder>(
+    await db.execute(sql`select id, amount, usdt_amount as usdt, provider_ref as "providerRef",
         split_part(id, '-', 3)::int as n
-      from orders where id like ${`notify-${salt}-%`} order by n`,
+      from orders where id like ${`notify-${salt}-%`} order by n`),
   );
   return { epay, usdt, orders };
 }

@@ -25,7 +25,8 @@
 // the database `bench_notify` (dropped at the end), with the product's limits counted in Redis
 // (REDIS_URL, default redis://127.0.0.1:6379, database 13 unless it names one). `--embedded`, or
 // neither URL set: on the embedded database (PGlite) instead, in a folder under node_modules/.cache,
-// limits counted in process. `--quick`: a shorter window.
+// limits counted in process. `--quick`: a shorter window. `--rate=N`: N distinct orders a second
+// instead of the goal's 1,000 (the p99 goal is then not met, whatever the figure).
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -34,16 +35,20 @@ import { NOTIFY_PER_MINUTE } from '../src/modules/payments/gateway-notify.ts';
 import { type LoadFigures, openLoop, type RequestSpec } from './api-load.ts';
 import { buildProduct, type Measured, startProduct, workFolder } from './api-processes.ts';
 import { loadAverage } from './api-run.ts';
-import { benchPlace } from './bench-place.ts';
+import { benchPlace, readRow, seedPlace } from './bench-place.ts';
 import { benchAddress, notifiesFor, notifyPlan, sendingAddresses } from './gateway-notify-plan.ts';
-import { MONTH_DAYS, type NotifySeed, notifyOf, rowsOf, seedNotifyOrders } from './gateway-notify-seed.ts';
+import { MONTH_DAYS, notifyOf, seedNotifyOrders } from './gateway-notify-seed.ts';
 import { type GoalRow, grouped, ms, printGoals } from './goals.ts';
 
 const quick = process.argv.includes('--quick');
 const embedded =
   process.argv.includes('--embedded') || !(process.env.DATABASE_URL || process.env.TEST_DATABASE_URL);
-/** Distinct orders notified a second: the goal's rate. */
-const ORDERS_PER_SECOND = 1_000;
+/** Distinct orders notified a second: the goal's rate, unless `--rate=N` asks for another. */
+const GOAL_ORDERS_PER_SECOND = 1_000;
+const ORDERS_PER_SECOND = Number(
+  /^--rate=(\d+)$/.exec(process.argv.find((arg) => arg.startsWith('--rate=')) ?? '')?.[1] ??
+    GOAL_ORDERS_PER_SECOND,
+);
 /** One order in DUPLICATE_EVERY has its notify sent twice at once. */
 const DUPLICATE_EVERY = 10;
 const WARM_UP_MS = quick ? 1_000 : 3_000;
@@ -69,7 +74,10 @@ const loadText = (figures: LoadFigures) =>
   (figures.unanswered ? `; ${figures.unanswered} unanswered` : '');
 
 console.log(
-  `bench:notify${quick ? ' --quick' : ''}${embedded ? ' --embedded' : ''}: ${grouped(ORDERS)} orders, ` +
+  `bench:notify${process.argv
+    .slice(2)
+    .map((arg) => ` ${arg}`)
+    .join('')}: ${grouped(ORDERS)} orders, ` +
     `${grouped(ORDERS_PER_SECOND)} distinct orders a second (${grouped(NOTIFIES_PER_SECOND)} notifies ` +
     `with one in ${DUPLICATE_EVERY} sent twice) from ${ADDRESSES} addresses; ` +
     `${availableParallelism()} cores, ${loadAverage()}`,
@@ -81,14 +89,7 @@ let failed = false;
 let product: Measured | undefined;
 try {
   const seeding = performance.now();
-  const handle = await where.open();
-  let seeded: NotifySeed;
-  try {
-    await handle.migrate();
-    seeded = await seedNotifyOrders(handle.db, secretsKey, ORDERS);
-  } finally {
-    await handle.close();
-  }
+  const seeded = await seedPlace(where, (db) => seedNotifyOrders(db, secretsKey, ORDERS));
   console.log(
     `seeded ${grouped(seeded.orders.length)} customers with their slots and an unpaid order each ` +
       `(${grouped(seeded.orders.filter((order) => order.usdt !== null).length)} through USDT), ` +
@@ -102,9 +103,9 @@ try {
   product = started;
 
   // The notifies in sending order, signed before the load so that the load generator only writes.
-  const notified = ORDERS - UNTOUCHED;
-  const notifies = seeded.orders.slice(0, notified).map((order) => notifyOf(order, seeded.epay, seeded.usdt));
-  const plan = notifyPlan(notified, DUPLICATE_EVERY);
+  const planned = ORDERS - UNTOUCHED;
+  const notifies = seeded.orders.slice(0, planned).map((order) => notifyOf(order, seeded.epay, seeded.usdt));
+  const plan = notifyPlan(planned, DUPLICATE_EVERY);
   let next = 0;
   const source = (): RequestSpec => {
     const spec = notifies[plan[next] ?? 0] ?? { method: 'GET', path: '/healthz' };
@@ -123,70 +124,74 @@ try {
   const measuredLoad = loadAverage();
   const paced = await run(LOAD_MS);
   console.log(`measured, ${LOAD_MS / 1000} s (${measuredLoad} when it began): ${loadText(paced)}`);
+  // Notifies due but never sent (when replies stopped coming) leave their orders as they were: the
+  // orders notified are those of the notifies sent, in the plan's order.
   const sent = next;
+  const notified = sent > 0 ? (plan[sent - 1] ?? 0) + 1 : 0;
   const lost = [warmUp, paced].reduce((sum, load) => sum + load.failures + load.unanswered, 0);
-  if (sent !== plan.length) throw new Error(`${sent} notifies sent, ${plan.length} planned`);
 
   await started.stop();
-  const reopened = await where.open();
-  let ledger: {
+  // What each order came to: credited once (paid, one credited payment, one purchase of its days,
+  // the account's expiry where that purchase left it), as it was, or anything else.
+  const ledger = await readRow<{
     right: number;
+    unprocessed: number;
     wrong: number;
     untouched: number;
     payments: number;
     purchases: number;
     refused: number;
-  };
-  try {
-    const [row] = await rowsOf<typeof ledger>(
-      reopened.db,
-      sql`with o as (
-          select o.id, o.status, o.days, o.user_id, split_part(o.id, '-', 3)::int as n
-          from orders o where o.id like 'notify-%'),
-        p as (select order_id, count(*)::int as count, count(*) filter (where outcome = 'credited')::int as credited
-          from payments group by order_id),
-        l as (select ref, count(*)::int as count, min(seconds) as seconds, max(to_expire_at) as to_expire_at
-          from expiry_ledger where reason = 'purchase' group by ref)
-        select
-          count(*) filter (where o.n <= ${notified} and o.status = 'paid' and p.count = 1 and p.credited = 1
-            and l.count = 1 and l.seconds = o.days * ${DAY_SECONDS} and u.expire_at = l.to_expire_at)::int as right,
-          count(*) filter (where o.n <= ${notified} and not (o.status = 'paid' and p.count = 1 and p.credited = 1
-            and l.count = 1 and l.seconds = o.days * ${DAY_SECONDS} and u.expire_at = l.to_expire_at))::int as wrong,
-          count(*) filter (where o.n > ${notified} and o.status = 'unpaid' and p.count is null
-            and l.count is null)::int as untouched,
-          (select count(*) from payments)::int as payments,
-          (select count(*) from expiry_ledger where reason = 'purchase')::int as purchases,
-          (select count(*) from provider_notices)::int as refused
-        from o join users u on u.id = o.user_id
-          left join p on p.order_id = o.id left join l on l.ref = o.id`,
-    );
-    if (!row) throw new Error('no ledger');
-    ledger = row;
-  } finally {
-    await reopened.close();
-  }
+  }>(
+    where,
+    sql`with p as (select order_id, count(*)::int as count,
+          count(*) filter (where outcome = 'credited')::int as credited
+        from payments group by order_id),
+      l as (select ref, count(*)::int as count, min(seconds) as seconds, max(to_expire_at) as to_expire_at
+        from expiry_ledger where reason = 'purchase' group by ref),
+      o as (select split_part(o.id, '-', 3)::int as n,
+          coalesce(o.status = 'paid' and p.count = 1 and p.credited = 1 and l.count = 1
+            and l.seconds = o.days * ${DAY_SECONDS} and u.expire_at = l.to_expire_at, false) as once,
+          o.status = 'unpaid' and p.count is null and l.count is null as untouched
+        from orders o join users u on u.id = o.user_id
+          left join p on p.order_id = o.id left join l on l.ref = o.id
+        where o.id like 'notify-%')
+      select count(*) filter (where n <= ${notified} and once)::int as right,
+        count(*) filter (where n <= ${notified} and untouched)::int as unprocessed,
+        count(*) filter (where n <= ${notified} and not once and not untouched)::int as wrong,
+        count(*) filter (where n > ${notified} and untouched)::int as untouched,
+        (select count(*) from payments)::int as payments,
+        (select count(*) from expiry_ledger where reason = 'purchase')::int as purchases,
+        (select count(*) from provider_notices)::int as refused
+      from o`,
+  );
   console.log(
     `the database: ${grouped(ledger.right)} of ${grouped(notified)} orders notified paid once (one ` +
-      `payment, one purchase of ${MONTH_DAYS} days, the expiry where it says), ${grouped(ledger.wrong)} ` +
-      `not; ${grouped(ledger.untouched)} of ${grouped(UNTOUCHED)} not notified untouched; ` +
+      `payment, one purchase of ${MONTH_DAYS} days, the expiry where it says), ` +
+      `${grouped(ledger.unprocessed)} as they were, ${grouped(ledger.wrong)} otherwise; ` +
+      `${grouped(ledger.untouched)} of ${grouped(ORDERS - notified)} not notified as they were; ` +
       `${grouped(ledger.payments)} payments and ${grouped(ledger.purchases)} purchases in all for ` +
       `${grouped(sent)} notifies (${grouped(sent - notified)} of them duplicates); ` +
       `${grouped(ledger.refused)} refused notifies queued`,
   );
 
+  // Every order notified is credited once, except those whose notify the server never read (cut when
+  // the load gave up on its reply: at most one a notify left unanswered), which are as they were, as
+  // the gateway would find them and send again. No order is ever credited twice, or half.
   const creditedOnce =
-    ledger.right === notified &&
     ledger.wrong === 0 &&
-    ledger.untouched === UNTOUCHED &&
-    ledger.payments === notified &&
-    ledger.purchases === notified &&
+    ledger.unprocessed <= lost &&
+    ledger.right + ledger.unprocessed === notified &&
+    ledger.untouched === ORDERS - notified &&
+    ledger.payments === ledger.right &&
+    ledger.purchases === ledger.right &&
     ledger.refused === 0;
   const rows: GoalRow[] = [
     [
       `p99 at ${grouped(ORDERS_PER_SECOND)} orders/s (open loop, ${LOAD_MS / 1000} s)`,
       ms(paced.p99Ms),
-      `≤ ${GOAL_P99_MS} ms`,
-      paced.p99Ms <= GOAL_P99_MS,
+      `≤ ${GOAL_P99_MS} ms at ${grouped(GOAL_ORDERS_PER_SECOND)}/s`,
+      // At a lower rate than the goal's, the figure says how the product does there, not the verdict.
+      ORDERS_PER_SECOND >= GOAL_ORDERS_PER_SECOND && paced.p99Ms <= GOAL_P99_MS,
     ],
     ['p50 / p90 / max', `${ms(paced.p50Ms)} / ${ms(paced.p90Ms)} / ${ms(paced.maxMs)}`, '—', undefined],
     [
@@ -197,8 +202,8 @@ try {
     ],
     ['notifies refused, failed or unanswered', grouped(lost), 'none', lost === 0],
     [
-      'orders notified credited exactly once',
-      `${grouped(ledger.right)} / ${grouped(notified)}`,
+      'orders notified credited exactly once (payments, ledger, expiry)',
+      `${grouped(ledger.right)} / ${grouped(notified)}, ${grouped(ledger.wrong)} otherwise`,
       'all, nothing else',
       creditedOnce,
     ],
