@@ -17,8 +17,9 @@ export interface RequestSpec {
 export type RequestSource = RequestSpec | (() => RequestSpec);
 
 export interface LoadFigures {
-  /** Replies (of any status) counted within the measured time. */
+  /** Replies (of any status) counted within the measured time, and the requests left unanswered. */
   requests: number;
+  /** Replies a second (those left unanswered not counted). */
   perSecond: number;
   p50Ms: number;
   p90Ms: number;
@@ -49,7 +50,7 @@ function figuresOf(
   const at = (share: number) => percentile(sorted, share);
   return {
     requests: latencies.length,
-    perSecond: latencies.length / ((performance.now() - started) / 1000),
+    perSecond: (latencies.length - wrong.unanswered) / ((performance.now() - started) / 1000),
     p50Ms: at(0.5),
     p90Ms: at(0.9),
     p95Ms: at(0.95),
