@@ -9,18 +9,23 @@ export interface RequestSpec {
   headers?: Record<string, string>;
   /** JSON. */
   body?: unknown;
+  /** A form's fields, sent URL-encoded (instead of a JSON body). */
+  form?: Record<string, string>;
 }
 
 /** The request to send next: the same one each time, or one made for each send (a mix of them). */
 export type RequestSource = RequestSpec | (() => RequestSpec);
 
 export interface LoadFigures {
-  /** Replies (of any status) counted within the measured time. */
+  /** Replies (of any status) counted within the measured time, and the requests left unanswered. */
   requests: number;
+  /** Replies a second (those left unanswered not counted). */
   perSecond: number;
   p50Ms: number;
+  p90Ms: number;
   p95Ms: number;
   p99Ms: number;
+  maxMs: number;
   /** Replies other than 200, and connections lost. */
   failures: number;
   firstFailure?: string;
@@ -35,12 +40,40 @@ export function percentile(values: number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? Number.NaN;
 }
 
+/** A load's figures from its latencies, the time it started and what went wrong. */
+function figuresOf(
+  latencies: number[],
+  started: number,
+  wrong: Pick<LoadFigures, 'failures' | 'firstFailure' | 'unanswered'>,
+): LoadFigures {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (share: number) => percentile(sorted, share);
+  return {
+    requests: latencies.length,
+    perSecond: (latencies.length - wrong.unanswered) / ((performance.now() - started) / 1000),
+    p50Ms: at(0.5),
+    p90Ms: at(0.9),
+    p95Ms: at(0.95),
+    p99Ms: at(0.99),
+    maxMs: sorted.at(-1) ?? Number.NaN,
+    ...wrong,
+  };
+}
+
 function encode(target: Target, spec: RequestSpec): Buffer {
-  const body = spec.body === undefined ? '' : JSON.stringify(spec.body);
+  const body = spec.form
+    ? new URLSearchParams(spec.form).toString()
+    : spec.body === undefined
+      ? ''
+      : JSON.stringify(spec.body);
   const headers = {
     host: `127.0.0.1:${target.port}`,
     connection: 'keep-alive',
-    ...(spec.body === undefined ? {} : { 'content-type': 'application/json' }),
+    ...(spec.form
+      ? { 'content-type': 'application/x-www-form-urlencoded' }
+      : spec.body === undefined
+        ? {}
+        : { 'content-type': 'application/json' }),
     'content-length': String(Buffer.byteLength(body)),
     ...spec.headers,
   };
@@ -153,17 +186,7 @@ export async function closedLoop(
 
   await Promise.all(Array.from({ length: options.connections }, connection));
   clearTimeout(giveUp);
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    requests: latencies.length,
-    perSecond: latencies.length / seconds,
-    p50Ms: percentile(latencies, 0.5),
-    p95Ms: percentile(latencies, 0.95),
-    p99Ms: percentile(latencies, 0.99),
-    failures,
-    firstFailure,
-    unanswered,
-  };
+  return figuresOf(latencies, started, { failures, firstFailure, unanswered });
 }
 
 /**
@@ -271,16 +294,7 @@ export async function openLoop(
   }, options.durationMs + LATE_REPLY_GRACE_MS);
   await done;
   clearTimeout(giveUp);
-  const seconds = (performance.now() - started) / 1000;
+  const figures = figuresOf(latencies, started, { failures, firstFailure, unanswered });
   for (const socket of [...idle, ...inFlight.keys()]) socket.destroy();
-  return {
-    requests: latencies.length,
-    perSecond: latencies.length / seconds,
-    p50Ms: percentile(latencies, 0.5),
-    p95Ms: percentile(latencies, 0.95),
-    p99Ms: percentile(latencies, 0.99),
-    failures,
-    firstFailure,
-    unanswered,
-  };
+  return figures;
 }

@@ -65,13 +65,22 @@ export interface Measured {
 
 const PROBE_LINE = '{"eventLoopDelayMs":';
 
+/**
+ * With BENCH_CPU_PROFILE set to a folder, each process under measurement writes a CPU profile there
+ * when it exits (node --cpu-prof), to see where its time went.
+ */
+const cpuProfile = () => {
+  const folder = process.env.BENCH_CPU_PROFILE;
+  return folder ? ['--cpu-prof', `--cpu-prof-dir=${folder}`] : [];
+};
+
 async function startMeasured(
   name: string,
   nodeArgs: string[],
   env: Record<string, string>,
 ): Promise<Measured> {
   const instance = await startInstance(name, env, {
-    nodeArgs: ['--import', PROBE, ...nodeArgs],
+    nodeArgs: ['--import', PROBE, ...cpuProfile(), ...nodeArgs],
     readyTimeoutMs: READY_TIMEOUT_MS,
   });
   const reports = () => instance.lines().filter((line) => line.startsWith(PROBE_LINE));
@@ -106,7 +115,13 @@ export type Storage = { databaseUrl: string; redisUrl?: string } | { dataDir: st
  * request logs off (LOG_LEVEL=warn), a call ceiling no run reaches (it is still counted, in Redis),
  * and no scheduled job, so that only the measured requests run.
  */
-export async function startProduct(name: string, build: ProductBuild, storage: Storage): Promise<Measured> {
+export async function startProduct(
+  name: string,
+  build: ProductBuild,
+  storage: Storage,
+  /** Settings of the bench's own (a SECRETS_KEY for its gateways' keys). */
+  env: Record<string, string> = {},
+): Promise<Measured> {
   const port = await freePort();
   return startMeasured(name, build.nodeArgs, {
     NODE_ENV: 'production',
@@ -126,6 +141,7 @@ export async function startProduct(name: string, build: ProductBuild, storage: S
     ...('dataDir' in storage
       ? { DATA_DIR: storage.dataDir }
       : { DATABASE_URL: storage.databaseUrl, ...(storage.redisUrl ? { REDIS_URL: storage.redisUrl } : {}) }),
+    ...env,
   });
 }
 

@@ -1,5 +1,7 @@
 import { rmSync } from 'node:fs';
-import { type DatabaseHandle, openDatabase } from '../src/db/client.ts';
+import type { SQL } from 'drizzle-orm';
+import { type Database, type DatabaseHandle, openDatabase } from '../src/db/client.ts';
+import { rowsOf } from '../src/db/rows.ts';
 import { onServer, scratchServerUrl, withDatabase } from '../src/testing/server-databases.ts';
 import { type Storage, workFolder } from './api-processes.ts';
 
@@ -60,4 +62,30 @@ export async function benchPlace(options: {
     open: () => openDatabase({ databaseUrl, dataDir: 'memory://' }),
     drop: () => onServer(adminUrl, `drop database if exists ${options.database} with (force)`),
   };
+}
+
+/** The place's database migrated and seeded by `seed`, then closed (for the product to open): what `seed` answers. */
+export async function seedPlace<T>(place: BenchPlace, seed: (db: Database) => Promise<T>): Promise<T> {
+  const handle = await place.open();
+  try {
+    await handle.migrate();
+    return await seed(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The one row `query` answers in the place's database, opened for it and closed after: what the
+ * product left there once it has stopped.
+ */
+export async function readRow<T>(place: BenchPlace, query: SQL): Promise<T> {
+  const handle = await place.open();
+  try {
+    const [row] = rowsOf<T>(await handle.db.execute(query));
+    if (!row) throw new Error('the query answered no row');
+    return row;
+  } finally {
+    await handle.close();
+  }
 }

@@ -40,7 +40,7 @@ import { hashToken } from '../src/lib/token-hash.ts';
 import { percentile } from './api-load.ts';
 import { buildProduct, type Measured, startProduct, workFolder } from './api-processes.ts';
 import { loadAverage } from './api-run.ts';
-import { benchPlace } from './bench-place.ts';
+import { benchPlace, readRow, seedPlace } from './bench-place.ts';
 import { type GoalRow, grouped, ms, printGoals } from './goals.ts';
 import { type InboundSeed, reality, seedCustomers, shadowsocks, tlsInbound } from './seeds.ts';
 
@@ -363,14 +363,7 @@ let failed = false;
 let product: Measured | undefined;
 try {
   const seeding = performance.now();
-  const handle = await where.open();
-  let seeded: Seeded;
-  try {
-    await handle.migrate();
-    seeded = await seed(handle.db, CUSTOMERS);
-  } finally {
-    await handle.close();
-  }
+  const seeded = await seedPlace(where, (db) => seed(db, CUSTOMERS));
   console.log(
     `seeded ${grouped(CUSTOMERS)} customers with ${grouped(seeded.orders)} orders, ` +
       `${grouped(seeded.slots.active)} active and ${grouped(seeded.slots.inactive)} inactive slots, ` +
@@ -479,30 +472,22 @@ try {
   }
 
   await product.stop();
-  const reopened = await where.open();
-  let ledger: {
+  const ledger = await readRow<{
     reports: number;
     full_reports: number;
     report_upload: string;
     report_download: string;
     upload: string;
     download: string;
-  };
-  try {
-    const [row] = await rowsOf<typeof ledger>(
-      reopened.db,
-      sql`select count(*)::int as reports,
-          count(*) filter (where credentials = ${Math.min(REPORT_CREDENTIALS, pool.length)})::int as full_reports,
-          coalesce(sum(upload), 0)::text as report_upload, coalesce(sum(download), 0)::text as report_download,
-          (select coalesce(sum(upload), 0) from traffic_hourly where node_id = ${open.id})::text as upload,
-          (select coalesce(sum(download), 0) from traffic_hourly where node_id = ${open.id})::text as download
-        from node_reports where node_id = ${open.id}`,
-    );
-    if (!row) throw new Error('no ledger');
-    ledger = row;
-  } finally {
-    await reopened.close();
-  }
+  }>(
+    where,
+    sql`select count(*)::int as reports,
+        count(*) filter (where credentials = ${Math.min(REPORT_CREDENTIALS, pool.length)})::int as full_reports,
+        coalesce(sum(upload), 0)::text as report_upload, coalesce(sum(download), 0)::text as report_download,
+        (select coalesce(sum(upload), 0) from traffic_hourly where node_id = ${open.id})::text as upload,
+        (select coalesce(sum(download), 0) from traffic_hourly where node_id = ${open.id})::text as download
+      from node_reports where node_id = ${open.id}`,
+  );
   const ledgerRight =
     ledger.reports === sent.reports &&
     ledger.full_reports === sent.reports &&

@@ -41,7 +41,7 @@ import {
   workFolder,
 } from './api-processes.ts';
 import { loadAverage } from './api-run.ts';
-import { benchPlace } from './bench-place.ts';
+import { benchPlace, seedPlace } from './bench-place.ts';
 import { type GoalRow, grouped, ms, printGoals } from './goals.ts';
 import { type InboundSeed, reality, seedCustomers, shadowsocks, tlsInbound } from './seeds.ts';
 
@@ -259,14 +259,7 @@ let failed = false;
 let product: Measured | undefined;
 try {
   const seeding = performance.now();
-  const seeded = await where.open();
-  let tokens: string[];
-  try {
-    await seeded.migrate();
-    tokens = await seed(seeded.db, CUSTOMERS);
-  } finally {
-    await seeded.close();
-  }
+  const tokens = await seedPlace(where, (db) => seed(db, CUSTOMERS));
   console.log(
     `seeded ${CUSTOMERS.toLocaleString('en-US')} customers with their paid orders and ` +
       `${tokens.length.toLocaleString('en-US')} slots, ${NODES.length} nodes with ` +

@@ -3,7 +3,7 @@ import { DAY_SECONDS, type Entitlement } from '@skyway/shared/plans';
 import type { SubscribeType } from '@skyway/shared/user';
 import type { Database } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
-import { type AccessChange, lockUserRow, writeAccess } from './repository.ts';
+import { type AccessChange, lockOrderOwnerRow, lockUserRow, writeAccess } from './repository.ts';
 import {
   type AccessReason,
   addPaidTime,
@@ -104,4 +104,20 @@ export function inAccountTransaction<T>(
   work: (account: LockedAccount) => Promise<T>,
 ): Promise<T> {
   return db.transaction(async (tx) => work(new LockedAccount(tx, await lockUserRow(tx, userId), now)));
+}
+
+/**
+ * inAccountTransaction for the account that placed an order, its row found and locked in the same
+ * statement: undefined, with nothing done, when there is no such order.
+ */
+export function inOrderOwnerTransaction<T>(
+  db: Database,
+  orderId: string,
+  now: Date,
+  work: (account: LockedAccount) => Promise<T>,
+): Promise<T | undefined> {
+  return db.transaction(async (tx) => {
+    const user = await lockOrderOwnerRow(tx, orderId);
+    return user ? work(new LockedAccount(tx, user, now)) : undefined;
+  });
 }

@@ -1,9 +1,9 @@
-import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { fromUnixSeconds, toUnixSeconds } from '@skyway/shared/dates';
 import type { Entitlement } from '@skyway/shared/plans';
 import type { SubscribeType } from '@skyway/shared/user';
 import type { Database } from '../../db/client.ts';
-import { appStoreTransactions, expiryLedger, type UserRow, users } from '../../db/schema/index.ts';
+import { appStoreTransactions, expiryLedger, orders, type UserRow, users } from '../../db/schema/index.ts';
 import { type AccessReason, entitlementOf, sameEntitlement } from './rules.ts';
 import { reconcileSlots } from './slots.ts';
 
@@ -11,6 +11,19 @@ import { reconcileSlots } from './slots.ts';
  * The only writer of the access columns of `users` (expiry, connections, pending downgrade,
  * auto-renew, subscription type) and of `expiry_ledger`. A test keeps every other file away from them.
  */
+
+/**
+ * The row of the user who placed an order, found and locked in one statement (an order's owner never
+ * changes), or undefined when there is no such order. Only the entry point (access.ts) calls it.
+ */
+export async function lockOrderOwnerRow(db: Database, orderId: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(inArray(users.id, db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId))))
+    .for('update', { of: users });
+  return row;
+}
 
 /** The user's row, locked until the transaction ends. Only the entry point (access.ts) calls it. */
 export async function lockUserRow(db: Database, userId: string): Promise<UserRow> {

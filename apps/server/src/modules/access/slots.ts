@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { deviceSlots, type UserRow, users } from '../../db/schema/index.ts';
 import { holdRevisions, nextRevision } from './revisions.ts';
@@ -24,19 +24,14 @@ export function usableSlots(user: StoredAccess & { revokedAt: Date | null }, now
 export async function reconcileSlots(tx: Database, user: UserRow, now: Date): Promise<void> {
   await holdRevisions(tx);
   const usable = usableSlots(user, now);
-  const slots = await tx
-    .select({ id: deviceSlots.id, position: deviceSlots.position, active: deviceSlots.active })
-    .from(deviceSlots)
-    .where(eq(deviceSlots.userId, user.id))
-    .orderBy(asc(deviceSlots.position));
   // Every slot takes a new revision, changed or not: which nodes a slot may use follows the
-  // account's plan and connections, which an access change may have moved.
-  for (const slot of slots) {
-    await tx
-      .update(deviceSlots)
-      .set({ active: slot.position <= usable, revision: nextRevision })
-      .where(eq(deviceSlots.id, slot.id));
-  }
+  // account's plan and connections, which an access change may have moved. One statement for all of
+  // them, whose answer says which positions exist.
+  const slots = await tx
+    .update(deviceSlots)
+    .set({ active: sql`${deviceSlots.position} <= ${usable}`, revision: nextRevision })
+    .where(eq(deviceSlots.userId, user.id))
+    .returning({ position: deviceSlots.position });
   const missing = Array.from({ length: usable }, (_, i) => i + 1).filter(
     (position) => !slots.some((slot) => slot.position === position),
   );

@@ -1,9 +1,9 @@
 import type { Database } from '../../db/client.ts';
 import type { OrderRow } from '../../db/schema/index.ts';
-import { inAccountTransaction } from '../access/access.ts';
+import { inOrderOwnerTransaction } from '../access/access.ts';
 import { recordPaymentEvent } from '../payment-events/repository.ts';
 import { recordPayment } from './payments-repository.ts';
-import { lockOrder, markOrderPaid, orderOwner } from './repository.ts';
+import { lockOrder, markOrderPaid } from './repository.ts';
 
 /** A provider's word that money was taken for an order. */
 export interface PaymentNotice {
@@ -35,20 +35,15 @@ function judge(order: OrderRow, notice: PaymentNotice): 'credited' | 'amount_mis
 
 /**
  * The one path by which an order becomes paid and money becomes time, for every provider. In one
- * transaction, holding the buyer's account first (access.ts gives the lock order), then the order:
+ * transaction, holding the buyer's account first (found from the order in the statement that locks
+ * it; access.ts gives the lock order), then the order:
  * the event and the payment id are recorded under unique keys (a repeated or concurrent delivery
  * stops there), the amount and currency are checked against the order, the order becomes paid (even
  * if it had expired or been cancelled: money taken is never lost), and the plan's time rules are
  * applied to the account with a ledger row.
  */
 export async function fulfilPayment(db: Database, notice: PaymentNotice, now: Date): Promise<FulfilOutcome> {
-  const owner = await orderOwner(db, notice.orderId);
-  if (!owner) {
-    const fresh =
-      !notice.event || (await recordPaymentEvent(db, notice.provider, notice.event, notice.orderId, now));
-    return fresh ? 'unknown_order' : 'duplicate';
-  }
-  return inAccountTransaction(db, owner, now, async (account) => {
+  const result = await inOrderOwnerTransaction<FulfilOutcome>(db, notice.orderId, now, async (account) => {
     const { tx } = account;
     if (notice.event && !(await recordPaymentEvent(tx, notice.provider, notice.event, notice.orderId, now))) {
       return 'duplicate';
@@ -71,4 +66,9 @@ export async function fulfilPayment(db: Database, notice: PaymentNotice, now: Da
     await account.purchase(order);
     return 'credited';
   });
+  if (result !== undefined) return result;
+  // No such order: nothing was done.
+  const fresh =
+    !notice.event || (await recordPaymentEvent(db, notice.provider, notice.event, notice.orderId, now));
+  return fresh ? 'unknown_order' : 'duplicate';
 }
