@@ -18,8 +18,6 @@ export default defineConfig(({ command }) => {
       // No modulepreload polyfill in the entry: browsers have had modulepreload for years, and one
       // without it (Safari before 17) still loads every module, only once it is asked for.
       modulePreload: { polyfill: false },
-      // .vite/manifest.json: the server names a first page's code and texts in its HTML from it.
-      manifest: true,
     },
     server: {
       host: '127.0.0.1',

@@ -261,7 +261,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       prefix: '/',
       ownsPage: isSitePage,
       signatureSecret: config.signatureSecret,
-      preloadFirstPages: true,
     }),
     await registerSpa(app, {
       name: 'back office',

@@ -12,27 +12,6 @@ const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
 const ADMIN_INDEX =
   '<!doctype html><html><head><title>Back office</title></head><body><div id="admin"></div></body></html>';
 
-/** A build manifest as Vite writes it: the entry, the download page with its own chunk and style, texts. */
-const MANIFEST = {
-  'index.html': { file: 'assets/index-Ab12Cd34.js', isEntry: true, imports: ['_react-R1.js'] },
-  '_react-R1.js': { file: 'assets/react-R1.js' },
-  '_page-meta-P1.js': { file: 'assets/page-meta-P1.js', imports: ['_react-R1.js'] },
-  'src/features/download/components/download-page.tsx': {
-    file: 'assets/download-page-D1.js',
-    isDynamicEntry: true,
-    imports: ['index.html', '_react-R1.js', '_page-meta-P1.js'],
-    css: ['assets/download-page-C1.css'],
-  },
-  ...Object.fromEntries(
-    ['en', 'zh', 'tw'].flatMap((language) =>
-      ['common', 'download', 'login'].map((namespace) => [
-        `src/locales/${language}/${namespace}.json`,
-        { file: `assets/${namespace}-${language}1.js`, isDynamicEntry: true },
-      ]),
-    ),
-  ),
-};
-
 let dist: string;
 let adminDist: string;
 
@@ -44,8 +23,6 @@ beforeAll(() => {
   writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), SCRIPT);
   writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.br'), brotliCompressSync(SCRIPT));
   writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.gz'), gzipSync(SCRIPT));
-  mkdirSync(path.join(dist, '.vite'));
-  writeFileSync(path.join(dist, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
   adminDist = mkdtempSync(path.join(tmpdir(), 'skyway-admin-dist-'));
   mkdirSync(path.join(adminDist, 'assets'));
   writeFileSync(path.join(adminDist, 'index.html'), ADMIN_INDEX);
@@ -74,7 +51,7 @@ describe('serving the web app', () => {
   });
 
   it('carries the signing secret as an escaped meta tag', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/buy' });
+    const res = await t.app.inject({ method: 'GET', url: '/download' });
     expect(res.body).toContain('<meta name="signature-secret" content="spa-secret-&quot;&lt;x&gt;"></head>');
   });
 
@@ -146,63 +123,6 @@ describe('serving the web app', () => {
   it('serves index.html itself only through the page path, with the meta tag', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/index.html' });
     expect(res.body).toContain('name="signature-secret"');
-  });
-});
-
-describe('the HTML of a page a visitor opens first', () => {
-  const get = (url: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'GET', url, headers });
-  const preloaded = (body: string) =>
-    [...body.matchAll(/<link rel="(?:modulepreload|preload)"[^>]*href="([^"]+)"/g)].map((m) => m[1]);
-
-  it("names the page's code, style and texts in the visitor's language, and nothing the entry brings", async () => {
-    const res = await get('/download', { 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' });
-    expect(preloaded(res.body)).toEqual([
-      '/assets/download-page-D1.js',
-      '/assets/page-meta-P1.js',
-      '/assets/common-zh1.js',
-      '/assets/download-zh1.js',
-      '/assets/download-page-C1.css',
-    ]);
-    expect(res.body).toContain('<link rel="modulepreload" crossorigin href="/assets/download-page-D1.js">');
-    expect(res.body).toContain(
-      '<link rel="preload" as="style" crossorigin href="/assets/download-page-C1.css">',
-    );
-    expect(res.body).toContain('<meta name="signature-secret"');
-    expect(res.headers.vary).toBe('accept-encoding, accept-language');
-  });
-
-  it("reads the language as the app reads the browser's: en-US is English, zh-CN Chinese, any other Traditional, none the default", async () => {
-    const texts = async (language?: string) =>
-      preloaded((await get('/download', language ? { 'accept-language': language } : {})).body).filter(
-        (file) => file?.includes('common-'),
-      );
-    expect(await texts('en-US,en;q=0.9')).toEqual(['/assets/common-en1.js']);
-    expect(await texts('zh-CN')).toEqual(['/assets/common-zh1.js']);
-    expect(await texts('zh-TW,zh;q=0.9')).toEqual(['/assets/common-tw1.js']);
-    expect(await texts('en-GB')).toEqual(['/assets/common-tw1.js']);
-    expect(await texts()).toEqual(['/assets/common-en1.js']);
-  });
-
-  it("revalidates each language's page by its own ETag", async () => {
-    const zh = await get('/download', { 'accept-language': 'zh-CN' });
-    const en = await get('/download', { 'accept-language': 'en-US' });
-    expect(zh.headers.etag).not.toBe(en.headers.etag);
-    expect(
-      (await get('/download', { 'accept-language': 'zh-CN', 'if-none-match': String(zh.headers.etag) }))
-        .statusCode,
-    ).toBe(304);
-    expect(
-      (await get('/download', { 'accept-language': 'en-US', 'if-none-match': String(zh.headers.etag) }))
-        .statusCode,
-    ).toBe(200);
-  });
-
-  it('leaves the other pages as they are, and never serves the manifest', async () => {
-    const res = await get('/buy', { 'accept-language': 'zh-CN' });
-    expect(preloaded(res.body)).toEqual([]);
-    expect(res.headers.vary).toBe('accept-encoding');
-    expect((await get('/.vite/manifest.json')).statusCode).toBe(404);
   });
 });
 

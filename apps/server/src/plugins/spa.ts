@@ -4,7 +4,6 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { loadPagePreloads } from './page-preloads.ts';
 
 interface Encoded {
   body: Buffer;
@@ -23,15 +22,12 @@ const escapeAttribute = (value: string) =>
  * index.html with what the client needs at run time: the signing secret, when set, as a meta tag
  * (data, not script, so the CSP stays strict and one build serves every deployment).
  */
-function loadIndexHtml(distDir: string, signatureSecret: string | undefined): string {
-  const html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
-  if (!signatureSecret) return html;
-  const meta = `<meta name="signature-secret" content="${escapeAttribute(signatureSecret)}">`;
-  return html.replace('</head>', `${meta}</head>`);
-}
-
-/** A page as it is sent: compressed each way once, with its ETag. */
-function indexPageOf(html: string): IndexPage {
+function loadIndexPage(distDir: string, signatureSecret: string | undefined): IndexPage {
+  let html = readFileSync(path.join(distDir, 'index.html'), 'utf8');
+  if (signatureSecret) {
+    const meta = `<meta name="signature-secret" content="${escapeAttribute(signatureSecret)}">`;
+    html = html.replace('</head>', `${meta}</head>`);
+  }
   const identity = Buffer.from(html);
   return {
     variants: {
@@ -77,8 +73,6 @@ export interface SpaOptions {
   /** Which paths are its client router's pages. */
   ownsPage: (pathname: string) => boolean;
   signatureSecret?: string | undefined;
-  /** Whether the HTML of the site's first pages names their code and texts (page-preloads.ts). */
-  preloadFirstPages?: boolean;
 }
 
 /**
@@ -95,21 +89,7 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
     );
     return () => undefined;
   }
-  const html = loadIndexHtml(options.distDir, options.signatureSecret);
-  const plainPage = indexPageOf(html);
-  const preloads = options.preloadFirstPages ? loadPagePreloads(options.distDir) : null;
-  const withPreloads = new Map<string, IndexPage>();
-  /** The page for a request: with the preloads of its path and language, when it is a first page. */
-  const pageFor = (request: FastifyRequest): { page: IndexPage; byLanguage: boolean } => {
-    const preload = preloads?.forRequest(request.url.split('?')[0] ?? '', request.headers['accept-language']);
-    if (!preload) return { page: plainPage, byLanguage: false };
-    let variant = withPreloads.get(preload.key);
-    if (!variant) {
-      variant = indexPageOf(html.replace('</head>', `${preload.tags}</head>`));
-      withPreloads.set(preload.key, variant);
-    }
-    return { page: variant, byLanguage: true };
-  };
+  const page = loadIndexPage(options.distDir, options.signatureSecret);
 
   await app.register(fastifyStatic, {
     root: options.distDir,
@@ -119,8 +99,7 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
     index: false,
     preCompressed: true,
     cacheControl: false,
-    // The build manifest (.vite/) is for the server alone.
-    allowedPath: (pathName) => pathName !== '/index.html' && !pathName.startsWith('/.vite/'),
+    allowedPath: (pathName) => pathName !== '/index.html',
     setHeaders: (reply, filePath) => {
       const immutable = filePath.startsWith(path.join(options.distDir, 'assets') + path.sep);
       reply.header(
@@ -131,11 +110,10 @@ export async function registerSpa(app: FastifyInstance, options: SpaOptions): Pr
   });
 
   const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
-    const { page, byLanguage } = pageFor(request);
     reply
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .header('vary', byLanguage ? 'accept-encoding, accept-language' : 'accept-encoding')
+      .header('vary', 'accept-encoding')
       .header('etag', page.etag);
     if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
     const { body, encoding } = pickEncoding(page, request.headers['accept-encoding']);

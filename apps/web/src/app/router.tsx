@@ -1,7 +1,6 @@
 import type { ReactElement } from 'react';
 import { matchRoutes, Navigate, type RouteObject, useRoutes } from 'react-router';
-import { FIRST_PAGES } from '@skyway/shared/first-pages';
-import type { LegalDocument } from '../features/legal/documents.ts';
+import { type LegalDocument, legalNamespace } from '../features/legal/documents.ts';
 import { lazyPage } from '../lib/lazy-page.ts';
 import { AppShell } from './app-shell.tsx';
 import { RouteBoundary } from './route-error-boundary.tsx';
@@ -10,18 +9,12 @@ import { WebsiteLayout } from './website-layout.tsx';
 
 // Every page loads on demand, so that the entry holds only what all of them share: a visitor of
 // /privacy downloads neither the download page nor the sign-in forms, and none of them the console.
-// The pages a visitor opens first take their texts from FIRST_PAGES, which the server also reads
-// to name their code and texts in the HTML (a test checks that the modules there are these).
 const DownloadPage = lazyPage(
   () => import('../features/download/components/download-page.tsx'),
   'DownloadPage',
-  FIRST_PAGES['/download'].namespaces,
+  'download',
 );
-const LoginPage = lazyPage(
-  () => import('../features/login/components/login-page.tsx'),
-  'LoginPage',
-  FIRST_PAGES['/login'].namespaces,
-);
+const LoginPage = lazyPage(() => import('../features/login/components/login-page.tsx'), 'LoginPage', 'login');
 // The header's bell speaks from the first paint: its texts download beside the layout's code.
 const ConsoleLayout = lazyPage(() => import('./console-layout.tsx'), 'ConsoleLayout', 'notices');
 const BuyPage = lazyPage(() => import('../features/buy/components/buy-page.tsx'), 'BuyPage');
@@ -55,11 +48,10 @@ const page = (path: string, element: ReactElement, preload: () => void): RouteOb
 
 /** A legal document's route; each loads the shared page with its own document's text. */
 function legalPage(document: LegalDocument): RouteObject {
-  const LegalPage = lazyPage(
-    () => import('../features/legal/components/legal-page.tsx'),
-    'LegalPage',
-    FIRST_PAGES[`/${document}`].namespaces,
-  );
+  const LegalPage = lazyPage(() => import('../features/legal/components/legal-page.tsx'), 'LegalPage', [
+    'legal',
+    legalNamespace(document),
+  ]);
   return page(`/${document}`, <LegalPage document={document} />, LegalPage.preload);
 }
 
