@@ -20,6 +20,8 @@ function order(fields: Partial<Order>): Order {
     months: 1,
     connections: 1,
     amount: 2500,
+    discount: 0,
+    coupon_code: null,
     currency: 'CNY',
     pay_method: 'card',
     status: 'paid',
