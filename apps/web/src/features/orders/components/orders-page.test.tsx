@@ -143,6 +143,13 @@ describe('OrdersPage', () => {
     expect(within(row('SW-USDT')).getByText('USDT (TRC20)')).toBeTruthy();
   });
 
+  it('shows what a coupon took off an order', async () => {
+    const coupon = order({ order_id: 'SW-COUPON', amount: 2000, discount: 500, coupon_code: 'SPRING' });
+    answerOrders(ok({ total: 1, list: [coupon] }));
+    await renderPage('SW-COUPON');
+    expect(within(row('SW-COUPON')).getByText('¥20.00 · coupon SPRING: ¥5.00 off')).toBeTruthy();
+  });
+
   it('pays an unpaid order at its checkout', async () => {
     answerOrders(rowsReply());
     await renderPage();
