@@ -1,5 +1,6 @@
 import type audit from './locales/en/audit.json';
 import type common from './locales/en/common.json';
+import type coupons from './locales/en/coupons.json';
 import type dashboard from './locales/en/dashboard.json';
 import type gateways from './locales/en/gateways.json';
 import type jobs from './locales/en/jobs.json';
@@ -20,6 +21,7 @@ declare module 'i18next' {
     resources: {
       audit: typeof audit;
       common: typeof common;
+      coupons: typeof coupons;
       dashboard: typeof dashboard;
       gateways: typeof gateways;
       jobs: typeof jobs;

@@ -56,6 +56,7 @@ const VALID: Record<string, Record<string, string | number>> = {
   '/web/order/create': { period: 'month', connections: 1, pay_method: 'card' },
   '/web/order/query': { order_id: ORDER_ID },
   '/web/order/cancel': { order_id: ORDER_ID },
+  '/web/coupon/check': { code: 'FUZZ-CODE', period: 'month', connections: 1 },
   '/web/pay/apple/notify': { signedPayload: 'eyJhbGciOiJub25lIn0.e30.' },
   '/web/pay/stripe/notify': { id: 'evt_fuzz', type: 'checkout.session.completed' },
 };

@@ -10,6 +10,7 @@ import { auditRoutes } from './modules/audit/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
 import { operationsRoutes } from './modules/operations/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
+import { couponAdminRoutes } from './modules/coupons/admin-routes.ts';
 import { gatewayAdminRoutes } from './modules/gateways/admin-routes.ts';
 import { settingsRoutes } from './modules/configuration/routes.ts';
 import { nodeRoutes } from './modules/nodes/routes.ts';
@@ -70,6 +71,7 @@ export async function adminApi(
   await app.register(noticeAdminRoutes, { db });
   await app.register(auditRoutes, { db });
   await app.register(gatewayAdminRoutes, { db, secretsKey: options.secretsKey });
+  await app.register(couponAdminRoutes, { db });
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/openapi.json',

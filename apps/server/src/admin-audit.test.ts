@@ -55,6 +55,8 @@ describe('the audit log covers every changing route of the back office', () => {
   const announcement = async () =>
     (await owner.call('POST', '/announcements', NOTICE)).json().data.id as string;
   const gateway = async () => (await owner.call('POST', '/gateways', EPAY_GATEWAY)).json().data.id as string;
+  const coupon = async () =>
+    (await owner.call('POST', '/coupons', { kind: 'percent', value: 10 })).json().data.id as string;
   const inbound = async () =>
     (await owner.call('POST', `/nodes/${await node()}/inbounds`, VLESS_TLS)).json().data.id as string;
 
@@ -145,6 +147,15 @@ describe('the audit log covers every changing route of the back office', () => {
     'PATCH /gateways/{id}': async () => {
       const id = await gateway();
       return () => owner.call('PATCH', `/gateways/${id}`, { enabled: false });
+    },
+    'POST /coupons': async () => () => owner.call('POST', '/coupons', { kind: 'fixed', value: 500 }),
+    'PATCH /coupons/{id}': async () => {
+      const id = await coupon();
+      return () => owner.call('PATCH', `/coupons/${id}`, { value: 15 });
+    },
+    'POST /coupons/{id}/status': async () => {
+      const id = await coupon();
+      return () => owner.call('POST', `/coupons/${id}/status`, { action: 'pause' });
     },
     'POST /nodes': async () => () =>
       owner.call('POST', '/nodes', { name: 'Tokyo 1', region: 'JP', host: 'jp1.example.com' }),

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { COUPON_REFUSALS } from './coupons.ts';
 import type { errorData, noFields } from './schemas/envelope.ts';
 
 /** Envelope codes (PRODUCT.md section 2). Each equals the reply's HTTP status. */
@@ -78,6 +79,11 @@ export const REASONS = [
   'already_refunded',
   'refund_refused',
   'already_resolved',
+  // Coupons: the refusals of a code (coupons.ts, COUPON_REFUSALS); a code another coupon has; a
+  // change to a coupon that has ended.
+  ...COUPON_REFUSALS,
+  'coupon_code_taken',
+  'coupon_ended',
   // Payment gateways: their keys cannot be saved while the server has no SECRETS_KEY.
   'secrets_key_unset',
   // The node API: a token that names no node (or was rotated or revoked), a disabled node, an agent

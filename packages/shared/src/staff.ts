@@ -51,6 +51,8 @@ export const PERMISSIONS = {
   'notices.edit': ['owner', 'admin', 'support'],
   /** The payment gateways: add, change, turn on or off, test their keys. */
   'gateways.edit': ['owner', 'finance'],
+  /** Coupons: list, create, change, pause, resume and end them. */
+  'coupons.edit': ['owner', 'admin', 'finance'],
   /** The scheduled jobs and their latest runs. */
   'jobs.view': ['owner', 'admin'],
   /** The audit log. */

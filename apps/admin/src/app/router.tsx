@@ -70,6 +70,14 @@ export const router = createBrowserRouter(
           ),
         },
         {
+          path: 'coupons',
+          lazy: page(
+            () => import('../features/coupons/components/coupons-page.tsx'),
+            'CouponsPage',
+            'coupons',
+          ),
+        },
+        {
           path: 'nodes',
           lazy: page(() => import('../features/nodes/components/nodes-page.tsx'), 'NodesPage', 'nodes'),
         },

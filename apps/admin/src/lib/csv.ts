@@ -34,12 +34,15 @@ export async function exportCsv<Item>(
     items.push(...found.items);
     if (found.items.length < PAGE) break;
   }
+  saveCsv(name, items.slice(0, EXPORT_MAX_ROWS), columns);
+  return Math.min(items.length, EXPORT_MAX_ROWS);
+}
+
+/** Saves rows already on the screen as CSV (UTF-8 with a byte-order mark), a line per item. */
+export function saveCsv<Item>(name: string, items: Item[], columns: CsvColumn<Item>[]): void {
   const lines = [
     columns.map((column) => cell(column.title)).join(','),
-    ...items
-      .slice(0, EXPORT_MAX_ROWS)
-      .map((item) => columns.map((column) => cell(column.value(item))).join(',')),
+    ...items.map((item) => columns.map((column) => cell(column.value(item))).join(',')),
   ];
   saveFile(name, 'csv', new Blob([`\uFEFF${lines.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' }));
-  return Math.min(items.length, EXPORT_MAX_ROWS);
 }

@@ -25,6 +25,7 @@ describe('migrations', () => {
       'app_store_subscriptions',
       'app_store_transactions',
       'audit_log',
+      'coupons',
       'dashboard_hours',
       'dashboard_subscribers',
       'device_slots',

@@ -34,3 +34,6 @@ export const E2E_GATEWAY = {
   names: { en: 'Alipay (Epay)', zh: '支付宝（易支付）', tw: '支付寶（易支付）' },
   feeBps: 100,
 } as const;
+
+/** The coupon journey-server.ts makes at start: 20 % off any plan, no caps. */
+export const E2E_COUPON = { code: 'SPRING20', percent: 20 } as const;

@@ -24,10 +24,11 @@ import { signedInitialBuy } from './apple-notifications.ts';
 import { type CaughtMail, codeIn, hasCode, startSmtpCatcher } from './smtp-catcher.ts';
 import { startEpayServer } from './epay-server.ts';
 import { requestText } from './loopback.ts';
+import { insertCoupon } from '../modules/coupons/repository.ts';
 import { insertGateway } from '../modules/gateways/repository.ts';
 import { sealKeys } from '../modules/gateways/secrets.ts';
 import { noticeCreateRequest } from '@skyway/shared/schemas/admin/notices';
-import { controlPort, E2E_APP_STORE, E2E_GATEWAY, E2E_PORT } from './journey-fixtures.ts';
+import { controlPort, E2E_APP_STORE, E2E_COUPON, E2E_GATEWAY, E2E_PORT } from './journey-fixtures.ts';
 
 const mail = await startSmtpCatcher();
 const epay = await startEpayServer();
@@ -69,6 +70,8 @@ await insertGateway(database.db, {
   createdAt: new Date(),
   updatedAt: new Date(),
 });
+
+await insertCoupon(database.db, { code: E2E_COUPON.code, kind: 'percent', value: E2E_COUPON.percent });
 
 const handedOut = new Set<CaughtMail>();
 const SETUP_LINK = /https?:\/\/\S+\/admin\/setup\/[\w-]+/;

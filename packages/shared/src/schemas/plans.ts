@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCY, ORDER_STATUSES, PAY_METHODS, PERIOD_NAMES } from '../plans.ts';
+import { couponCodeInput } from './coupons.ts';
 import { pageRequest } from './paging.ts';
 
 /** One plan of `/web/plan/list`: `unit_price` in fen per simultaneous connection. */
@@ -43,6 +44,8 @@ export const orderCreateRequest = z.object({
   pay_method: z.enum(PAY_METHODS).default('card'),
   /** A payment gateway of the back office's that serves the method; unset: the site's own provider. */
   gateway_id: z.uuid().optional(),
+  /** A coupon's code, any case; the server prices it (refused with its reason when it does not apply). */
+  coupon_code: couponCodeInput.optional(),
 });
 
 export const orderListRequest = pageRequest;
@@ -56,6 +59,9 @@ export const orderSchema = z.object({
   months: z.number().int(),
   connections: z.number().int(),
   amount: z.number().int(),
+  /** What a coupon took off the price (fen; 0: none), and its code. */
+  discount: z.number().int(),
+  coupon_code: z.string().nullable(),
   currency: z.literal(CURRENCY),
   /** The method the buyer chose; a paid order was paid with it (its checkout offers no other). */
   pay_method: z.enum(PAY_METHODS),
@@ -69,13 +75,19 @@ export const orderSchema = z.object({
   usdt_amount: z.string().nullable(),
 });
 
-/** Reply of `/web/order/create`: `amount` includes the gateway's `fee` (both in fen). */
+/**
+ * Reply of `/web/order/create`, in fen: `amount` is the price less the coupon's `discount`, plus the
+ * gateway's `fee` on what is left. An order that comes to nothing is paid at once: `paid` true, and
+ * `checkout_url` empty (there is nothing to pay).
+ */
 export const createdOrderSchema = z.object({
   order_id: z.string(),
   amount: z.number().int(),
+  discount: z.number().int(),
   fee: z.number().int(),
   latest_pay_time: z.number().int(),
   checkout_url: z.string(),
+  paid: z.boolean(),
 });
 
 /** Reply of `/web/order/list`. */

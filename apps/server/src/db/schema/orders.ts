@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { PayMethod } from '@skyway/shared/plans';
+import { coupons } from './coupons.ts';
 import { users } from './users.ts';
 
 /**
@@ -20,6 +21,11 @@ export const orders = pgTable(
     connections: integer('connections').notNull(),
     unitPrice: integer('unit_price').notNull(),
     amount: integer('amount').notNull(),
+    // A coupon's use (its code as the buyer had it, and the fen it took off the price); the amount is
+    // already the price less the discount, plus the gateway's fee.
+    couponId: uuid('coupon_id').references(() => coupons.id, { onDelete: 'restrict' }),
+    couponCode: text('coupon_code'),
+    discount: integer('discount').notNull().default(0),
     currency: text('currency').notNull(),
     payMethod: text('pay_method').$type<PayMethod>().notNull(),
     provider: text('provider').notNull(),
@@ -58,6 +64,10 @@ export const orders = pgTable(
     index('orders_checkout_close_idx')
       .on(table.checkoutCloseDueAt)
       .where(sql`${table.checkoutCloseDueAt} is not null`),
+    // A coupon's uses, counted under its lock at each order, and its list's figures.
+    index('orders_coupon_idx')
+      .on(table.couponId, table.status)
+      .where(sql`${table.couponId} is not null`),
     uniqueIndex('orders_provider_ref_key').on(table.provider, table.providerRef),
   ],
 );

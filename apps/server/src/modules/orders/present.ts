@@ -19,6 +19,8 @@ export function presentOrder(order: OrderRow, now: Date): Order {
     months: order.months,
     connections: order.connections,
     amount: order.amount,
+    discount: order.discount,
+    coupon_code: order.couponCode,
     currency: CURRENCY,
     pay_method: order.payMethod,
     status: orderStatus(order, now),

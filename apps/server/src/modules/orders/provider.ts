@@ -82,6 +82,12 @@ export interface GatewayProviders {
   names(): Promise<string[]>;
 }
 
+/**
+ * The provider name of an order that came to nothing (a 100 % coupon): no provider, no checkout; it
+ * is paid at once through fulfilment.
+ */
+export const FREE_PROVIDER = 'free';
+
 /** The provider an order (or its payment) was made with: the site's own, or its gateway's; null when that is gone. */
 export async function providerOf(
   deps: { provider: PaymentProvider; gateways?: GatewayProviders },

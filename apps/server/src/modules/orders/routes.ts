@@ -10,12 +10,21 @@ import {
   orderSchema,
   planListSchema,
 } from '@skyway/shared/schemas/plans';
+import { couponCheckRequest, couponCheckSchema } from '@skyway/shared/schemas/coupons';
 import { signedIn } from '../sessions/signed-in.ts';
 import { ok, replies } from '../../http/envelope.ts';
 import { requestLanguage } from '../../http/language.ts';
 import { siteOrigin } from '../../lib/site-origin.ts';
 import { returnPath } from './return-path.ts';
-import { cancelOrder, createOrder, listOrders, listPlans, type OrderDeps, queryOrder } from './service.ts';
+import {
+  cancelOrder,
+  checkCoupon,
+  createOrder,
+  listOrders,
+  listPlans,
+  type OrderDeps,
+  queryOrder,
+} from './service.ts';
 
 /** The plan and order calls of PRODUCT.md section 2. */
 export async function orderRoutes(
@@ -47,6 +56,22 @@ export async function orderRoutes(
       });
       return ok(request, created, 'order_created');
     },
+  );
+
+  routes.post(
+    '/web/coupon/check',
+    {
+      config: { auth: 'required' },
+      schema: { body: couponCheckRequest, response: replies(couponCheckSchema) },
+    },
+    async (request) =>
+      ok(
+        request,
+        await checkCoupon(options, signedIn(request).user, request.body, {
+          clientIp: request.ip,
+          now: new Date(),
+        }),
+      ),
   );
 
   routes.post(

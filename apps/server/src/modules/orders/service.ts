@@ -8,9 +8,12 @@ import {
   type OrderCreateRequest,
   type OrderList,
   type PayOption,
+  type Period,
   type PlanList,
 } from '@skyway/shared/plans';
-import { gatewayFee, orderAmount } from '@skyway/shared/money';
+import { priceOrder } from '@skyway/shared/coupons';
+import { orderAmount } from '@skyway/shared/money';
+import type { CouponCheck, CouponCheckRequest } from '@skyway/shared/schemas/coupons';
 import type { PageRequest } from '@skyway/shared/paging';
 import type { Database } from '../../db/client.ts';
 import type { OrderRow } from '../../db/schema/index.ts';
@@ -19,12 +22,13 @@ import { AppError } from '../../http/errors.ts';
 import { inAccountTransaction } from '../access/access.ts';
 import type { Counters } from '../limits/counters.ts';
 import { readSettings } from '../settings/repository.ts';
+import { couponFor } from '../coupons/service.ts';
 import { closeCheckouts } from './checkouts.ts';
 import { fulfilPayment } from './fulfilment.ts';
 import { newOrderId } from './order-ids.ts';
 import { findPlan, readPlans } from './plans-repository.ts';
 import { isPayable, presentOrder } from './present.ts';
-import { type GatewayProviders, type PaymentProvider, providerOf } from './provider.ts';
+import { FREE_PROVIDER, type GatewayProviders, type PaymentProvider, providerOf } from './provider.ts';
 import {
   attachCheckout,
   cancelPayableOrder,
@@ -100,11 +104,24 @@ async function checkoutProvider(
   return { provider: deps.provider, feeBps: 0 };
 }
 
+/** The plan of a period and its price for these connections, each checked against the settings. */
+async function pricedPlan(db: Database, request: { period: Period; connections: number }) {
+  const [settings, plan] = await Promise.all([readSettings(db), findPlan(db, request.period)]);
+  if (!plan) throw new AppError(400, 'field_invalid', { field: 'period' });
+  if (request.connections > settings.max_connections) {
+    throw new AppError(400, 'field_invalid', { field: 'connections' });
+  }
+  return { settings, plan, price: orderAmount(plan.unit_price, request.connections) };
+}
+
 /**
- * A new order at the server's price (unit price × connections, snapshotted), to be paid with one of
- * the provider's methods (its checkout offers that one only), replacing the user's open one (whose
- * checkout is closed at the provider, so it cannot be paid as well), with a checkout at the provider.
- * If the provider cannot open a checkout the order is cancelled and the caller told to try again.
+ * A new order at the server's price (unit price × connections, snapshotted), less a coupon's
+ * discount, plus the gateway's fee on what is left, to be paid with one of the provider's methods (its
+ * checkout offers that one only), replacing the user's open one (whose checkout is closed at the
+ * provider, so it cannot be paid as well, and whose coupon use is given back), with a checkout at
+ * the provider. If the provider cannot open a checkout the order is cancelled and the caller told to
+ * try again. An order that comes to nothing (a 100 % coupon) is paid at once through fulfilment, with
+ * no provider and no checkout.
  */
 export async function createOrder(
   deps: OrderDeps,
@@ -114,22 +131,29 @@ export async function createOrder(
 ): Promise<CreatedOrder> {
   const { db, counters } = deps;
   const { now } = context;
-  const [settings, plan] = await Promise.all([readSettings(db), findPlan(db, request.period)]);
-  if (!plan) throw new AppError(400, 'field_invalid', { field: 'period' });
-  if (request.connections > settings.max_connections) {
-    throw new AppError(400, 'field_invalid', { field: 'connections' });
-  }
+  const { settings, plan, price } = await pricedPlan(db, request);
   const { provider, feeBps } = await checkoutProvider(deps, request);
-  const price = orderAmount(plan.unit_price, request.connections);
-  // The gateway's fee is part of the order's amount: what the buyer pays, and what its notify must match.
-  const fee = gatewayFee(price, feeBps);
   const limit = await counters.hit(`orders:user:${user.id}`, 60 * 60);
   if (limit.count > ORDERS_PER_HOUR)
     throw new AppError(429, 'too_many_requests', { retryAfter: limit.resetIn });
 
-  // Under the account's lock: two order/create calls at once replace one another in turn.
-  const { order, replaced } = await inAccountTransaction(db, user.id, now, async ({ tx }) => {
+  // Under the account's lock: two order/create calls at once replace one another in turn. The
+  // coupon's row is locked after it (a coupon refused undoes the replacing), and held until the order
+  // holding its use is written.
+  const { order, replaced, priced } = await inAccountTransaction(db, user.id, now, async ({ tx }) => {
     const replaced = await closeUnpaidOrders(tx, user.id, now);
+    const coupon = request.coupon_code
+      ? await couponFor(
+          tx,
+          user.id,
+          request.coupon_code,
+          { period: plan.period, connections: request.connections, price },
+          now,
+          { lock: true },
+        )
+      : null;
+    // The gateway's fee is part of the order's amount: what the buyer pays, and what its notify must match.
+    const priced = priceOrder(price, coupon?.terms ?? null, feeBps);
     const inserted = await insertOrder(tx, {
       id: newOrderId(now),
       userId: user.id,
@@ -138,16 +162,37 @@ export async function createOrder(
       days: plan.days,
       connections: request.connections,
       unitPrice: plan.unit_price,
-      amount: price + fee,
+      amount: priced.amount,
+      couponId: coupon?.id ?? null,
+      couponCode: coupon?.code ?? null,
+      discount: priced.discount,
       currency: CURRENCY,
       payMethod: request.pay_method,
-      provider: provider.name,
+      provider: priced.amount === 0 ? FREE_PROVIDER : provider.name,
       createdAt: now,
       latestPayAt: new Date(now.getTime() + settings.order_pay_minutes * 60_000),
     });
-    return { order: inserted, replaced };
+    return { order: inserted, replaced, priced };
   });
   await closeCheckouts(deps, replaced);
+  const created = {
+    order_id: order.id,
+    amount: order.amount,
+    discount: priced.discount,
+    fee: priced.fee,
+    latest_pay_time: toUnixSeconds(order.latestPayAt),
+  };
+
+  if (order.provider === FREE_PROVIDER) {
+    // Nothing to pay: credited now, by the same path as any payment (once, with its ledger row).
+    const outcome = await fulfilPayment(
+      db,
+      { provider: FREE_PROVIDER, orderId: order.id, paymentId: order.id, amount: 0, currency: CURRENCY },
+      now,
+    );
+    deps.log.info({ order_id: order.id, outcome }, 'free order credited');
+    return { ...created, checkout_url: '', paid: outcome === 'credited' };
+  }
 
   let checkout;
   try {
@@ -164,13 +209,42 @@ export async function createOrder(
     throw new AppError(500, 'payment_unavailable');
   }
   await attachCheckout(db, order.id, checkout);
-  return {
-    order_id: order.id,
-    amount: order.amount,
-    fee,
-    latest_pay_time: toUnixSeconds(order.latestPayAt),
-    checkout_url: checkout.url,
-  };
+  return { ...created, checkout_url: checkout.url, paid: false };
+}
+
+/** Coupon checks an account, and an address, may make in COUPON_CHECK_WINDOW_SECONDS: enough to fix a typo, too few to guess. */
+export const COUPON_CHECKS_PER_USER = 20;
+export const COUPON_CHECKS_PER_ADDRESS = 60;
+export const COUPON_CHECK_WINDOW_SECONDS = 10 * 60;
+
+/**
+ * The buy page's preview of a coupon: the price before and after it, or the refusal with its reason,
+ * judged as order/create would judge it now (order/create judges it again, under the coupon's lock).
+ */
+export async function checkCoupon(
+  deps: Pick<OrderDeps, 'db' | 'counters'>,
+  user: SignedInUser,
+  request: CouponCheckRequest,
+  context: { clientIp: string; now: Date },
+): Promise<CouponCheck> {
+  const { db, counters } = deps;
+  for (const [key, max] of [
+    [`coupons:check:user:${user.id}`, COUPON_CHECKS_PER_USER],
+    [`coupons:check:ip:${context.clientIp}`, COUPON_CHECKS_PER_ADDRESS],
+  ] as const) {
+    const limit = await counters.hit(key, COUPON_CHECK_WINDOW_SECONDS);
+    if (limit.count > max) throw new AppError(429, 'too_many_requests', { retryAfter: limit.resetIn });
+  }
+  const { plan, price } = await pricedPlan(db, request);
+  const coupon = await couponFor(
+    db,
+    user.id,
+    request.code,
+    { period: plan.period, connections: request.connections, price },
+    context.now,
+  );
+  const { discount } = priceOrder(price, coupon.terms, 0);
+  return { code: coupon.code, price, discount, discounted: price - discount };
 }
 
 export async function listOrders(

@@ -75,6 +75,31 @@ describe('the buy page’s gateways', () => {
     expect(gatewayFee(2500, 2000)).toBe(500);
   });
 
+  it('takes a coupon off first and puts the fee on what is left; a free order opens no checkout', async () => {
+    const owner = await signedInStaff(t.app, t.database, 'owner');
+    await owner.call('POST', '/coupons', { code: 'GATEWAY-20', kind: 'percent', value: 20 });
+    await owner.call('POST', '/coupons', { code: 'GATEWAY-ALL', kind: 'percent', value: 100 });
+    const create = async (coupon_code: string) =>
+      (
+        await web(
+          '/web/order/create',
+          { period: 'month', connections: 3, pay_method: 'alipay', gateway_id: feeing, coupon_code },
+          (await signedInUser(t.database)).token,
+        )
+      ).json().data as { amount: number; discount: number; fee: number; checkout_url: string; paid: boolean };
+    // 7 500 less 20 % is 6 000; 1.5 % of that is 90.
+    const discounted = await create('gateway-20');
+    expect(discounted).toMatchObject({ amount: 6090, discount: 1500, fee: 90, paid: false });
+    expect(new URL(discounted.checkout_url).searchParams.get('money')).toBe('60.90');
+    expect(await create('GATEWAY-ALL')).toMatchObject({
+      amount: 0,
+      discount: 7500,
+      fee: 0,
+      checkout_url: '',
+      paid: true,
+    });
+  });
+
   it('adds the gateway’s fee to the order, and credits only a payment of the whole amount', async () => {
     const { token } = await signedInUser(t.database);
     const created = await web(

@@ -1,11 +1,12 @@
-import { DownOutlined, EditOutlined, PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Dropdown, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import { DownOutlined, PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Dropdown, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_KINDS, type GatewayKind, type GatewayMethod } from '@skyway/shared/schemas/admin/gateways';
 import { when } from '../../../lib/format.ts';
 import { inCurrentLanguage } from '../../../lib/i18n.ts';
+import { EditButton } from '../../../components/edit-button.tsx';
 import { Forbidden } from '../../../components/forbidden.tsx';
 import { useCan } from '../../../lib/session.ts';
 import { useChange } from '../../../lib/use-change.ts';
@@ -127,14 +128,7 @@ export function GatewaysPage() {
       fixed: 'right',
       render: (_, gateway) => (
         <Space size="small">
-          <Tooltip title={t('common:edit')}>
-            <Button
-              size="small"
-              icon={<EditOutlined />}
-              aria-label={t('common:edit')}
-              onClick={() => setEditing({ kind: gateway.kind, gateway })}
-            />
-          </Tooltip>
+          <EditButton onClick={() => setEditing({ kind: gateway.kind, gateway })} />
           <TestKeysButton gateway={gateway} />
         </Space>
       ),

@@ -13,10 +13,12 @@ import { useSession } from '../../../lib/session.ts';
 import { MOBILE_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
 import { useNowSeconds } from '../../../lib/use-now-seconds.ts';
 import { useUserInfo } from '../../../lib/user-info.ts';
+import { useCouponCheck } from '../api/check-coupon.ts';
 import { useCreateOrder } from '../api/create-order.ts';
 import { usePlans } from '../api/plans.ts';
 import { defaultConnections, entitlementOf } from '../entitlement.ts';
 import { BuyBar } from './buy-bar.tsx';
+import { CouponField } from './coupon-field.tsx';
 import { optionKey, PayMethodCard } from './pay-method-card.tsx';
 import { PaymentInquiryDialog } from './payment-inquiry-dialog.tsx';
 import { PurchasePreview } from './purchase-preview.tsx';
@@ -49,6 +51,7 @@ export function BuyPage() {
   // payment made on this page (the inquiry refreshes it) or a reload after the checkout changes.
   const [typedConnections, setTypedConnections] = useState<number | null>(null);
   const [chosenOption, setChosenOption] = useState<PayOption | null>(null);
+  const [couponCode, setCouponCode] = useState<string | null>(null);
   const [leaving, setLeaving] = useState(false);
   // A gateway's checkout on a computer: its QR code for the buyer's phone.
   const [scanning, setScanning] = useState<{ order: CreatedOrder; option: PayOption } | null>(null);
@@ -64,9 +67,15 @@ export function BuyPage() {
     payOptions.find((option) => chosenOption && optionKey(option) === optionKey(chosenOption)) ??
     payOptions[0];
   const price = plan ? orderAmount(plan.unit_price, count) : 0;
-  // The same arithmetic as the server's: what is shown is what is charged.
-  const fee = payOption ? gatewayFee(price, payOption.fee_bps) : 0;
-  const total = plan ? formatYuan(price + fee) : null;
+  // The coupon applied, previewed by the server for this plan and these connections (asked again
+  // when they change); refused, it takes nothing off and its reason shows beside the field.
+  const couponCheck = useCouponCheck(couponCode, plan?.period ?? period, count);
+  const coupon = couponCode && couponCheck.data?.price === price ? couponCheck.data : undefined;
+  const couponRefusal = couponCode && couponCheck.isError ? couponCheck.error.message : null;
+  // The same arithmetic as the server's: the coupon first, the fee on what is left.
+  const discounted = price - (coupon?.discount ?? 0);
+  const fee = payOption ? gatewayFee(discounted, payOption.fee_bps) : 0;
+  const total = plan ? formatYuan(discounted + fee) : null;
 
   async function buy() {
     if (!plan || !payOption) return;
@@ -76,7 +85,13 @@ export function BuyPage() {
         connections: count,
         pay_method: payOption.pay_method,
         ...(payOption.gateway_id ? { gateway_id: payOption.gateway_id } : {}),
+        ...(coupon ? { coupon_code: coupon.code } : {}),
       });
+      // Nothing to pay (a 100 % coupon): the order is paid already; the inquiry shows it so.
+      if (order.paid || !order.checkout_url) {
+        openInquiry(order.order_id);
+        return;
+      }
       if (payOption.gateway_id && !phone) {
         setScanning({ order, option: payOption });
         return;
@@ -218,6 +233,16 @@ export function BuyPage() {
               {t('connections.hint', { max: maxConnections })}
             </Typography.Paragraph>
           </Card>
+          <Card title={<h2>{t('coupon.title')}</h2>}>
+            <CouponField
+              applied={couponCode}
+              check={coupon}
+              refusal={couponRefusal}
+              checking={couponCheck.isFetching}
+              onApply={setCouponCode}
+              onRemove={() => setCouponCode(null)}
+            />
+          </Card>
           <PayMethodCard
             options={payOptions}
             value={payOption}
@@ -243,6 +268,20 @@ export function BuyPage() {
                   <dt>{t('summary.connections')}</dt>
                   <dd>{count}</dd>
                 </div>
+                {coupon && (
+                  <>
+                    <div>
+                      <dt>{t('summary.price')}</dt>
+                      <dd data-testid="buy-price">{formatYuan(price)}</dd>
+                    </div>
+                    <div>
+                      <dt>{t('summary.discount', { code: coupon.code })}</dt>
+                      <dd data-testid="buy-discount">
+                        {t('summary.discountAmount', { amount: formatYuan(coupon.discount) })}
+                      </dd>
+                    </div>
+                  </>
+                )}
                 {fee > 0 && (
                   <div>
                     <dt>{t('summary.fee')}</dt>

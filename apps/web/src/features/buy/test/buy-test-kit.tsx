@@ -28,6 +28,8 @@ export function order(fields: Partial<Order> = {}): Order {
     months: 1,
     connections: 2,
     amount: 5000,
+    discount: 0,
+    coupon_code: null,
     currency: 'CNY',
     pay_method: 'card',
     status: 'unpaid',

@@ -39,11 +39,18 @@ export function useOrderFields(): Record<OrderFieldKey, OrderField> {
     },
     amount: {
       label: t('columns.amount'),
-      // A USDT order also shows the USDT its buyer was asked for, the amount actually sent.
+      // A USDT order also shows the USDT its buyer was asked for, the amount actually sent; an order
+      // with a coupon what the coupon took off.
       render: (order) =>
-        order.usdt_amount === null
-          ? formatYuan(order.amount)
-          : `${formatYuan(order.amount)} · ${t('usdtAmount', { amount: order.usdt_amount })}`,
+        [
+          formatYuan(order.amount),
+          order.usdt_amount === null ? null : t('usdtAmount', { amount: order.usdt_amount }),
+          order.discount > 0
+            ? t('couponDiscount', { code: order.coupon_code ?? '', amount: formatYuan(order.discount) })
+            : null,
+        ]
+          .filter((part) => part !== null)
+          .join(' · '),
     },
     status: {
       label: t('columns.status'),

@@ -20,6 +20,8 @@ function order(fields: Partial<Order>): Order {
     months: 1,
     connections: 1,
     amount: 2500,
+    discount: 0,
+    coupon_code: null,
     currency: 'CNY',
     pay_method: 'card',
     status: 'paid',
@@ -139,6 +141,13 @@ describe('OrdersPage', () => {
     await renderPage('SW-USDT');
     expect(within(row('SW-USDT')).getByText('¥25.00 · 3.4722 USDT')).toBeTruthy();
     expect(within(row('SW-USDT')).getByText('USDT (TRC20)')).toBeTruthy();
+  });
+
+  it('shows what a coupon took off an order', async () => {
+    const coupon = order({ order_id: 'SW-COUPON', amount: 2000, discount: 500, coupon_code: 'SPRING' });
+    answerOrders(ok({ total: 1, list: [coupon] }));
+    await renderPage('SW-COUPON');
+    expect(within(row('SW-COUPON')).getByText('¥20.00 · coupon SPRING: ¥5.00 off')).toBeTruthy();
   });
 
   it('pays an unpaid order at its checkout', async () => {
