@@ -51,6 +51,8 @@ export const PERMISSIONS = {
   'notices.edit': ['owner', 'admin', 'support'],
   /** The payment gateways: add, change, turn on or off, test their keys. */
   'gateways.edit': ['owner', 'finance'],
+  /** Redeem codes: generate batches (their CSV once), see their uses, revoke a batch or a code. */
+  'redeem.edit': ['owner', 'admin', 'finance'],
   /** The scheduled jobs and their latest runs. */
   'jobs.view': ['owner', 'admin'],
   /** The audit log. */

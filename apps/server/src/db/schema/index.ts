@@ -24,3 +24,4 @@ export * from './nodes.ts';
 export * from './subscription-fetches.ts';
 export * from './notices.ts';
 export * from './gateways.ts';
+export * from './redeem-codes.ts';

@@ -18,6 +18,7 @@ function order(fields: Partial<Order>): Order {
     order_id: 'O1',
     period: 'month',
     months: 1,
+    days: 31,
     connections: 1,
     amount: 2500,
     currency: 'CNY',
