@@ -13,6 +13,7 @@ import type login from './locales/en/login.json';
 import type notFound from './locales/en/not-found.json';
 import type notices from './locales/en/notices.json';
 import type orders from './locales/en/orders.json';
+import type redeem from './locales/en/redeem.json';
 import type trial from './locales/en/trial.json';
 
 // English is the reference: a key used in code but missing here fails the type check, and the
@@ -36,6 +37,7 @@ declare module 'i18next' {
       'not-found': typeof notFound;
       notices: typeof notices;
       orders: typeof orders;
+      redeem: typeof redeem;
       trial: typeof trial;
     };
   }

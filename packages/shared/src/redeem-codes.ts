@@ -1,4 +1,6 @@
+import type { z } from 'zod';
 import type { Period } from './plans.ts';
+import type { redeemReplySchema } from './schemas/redeem-codes.ts';
 
 /**
  * Redeem codes (兑换码, PRODUCT.md section 9): codes staff generate in batches, sold by operators on
@@ -39,3 +41,6 @@ export function formatRedeemCode(code: string): string {
     groups.push(code.slice(at, at + REDEEM_CODE_GROUP));
   return groups.join('-');
 }
+
+/** Reply of `/web/redeem`. */
+export type Redeemed = z.infer<typeof redeemReplySchema>;

@@ -142,6 +142,27 @@ describe('OrdersPage', () => {
     expect(within(row('SW-USDT')).getByText('USDT (TRC20)')).toBeTruthy();
   });
 
+  it('shows a redemption as a paid order of ¥0 by redeem code, a days grant in days', async () => {
+    const redeemed = order({
+      order_id: 'SW-REDEEMED',
+      period: 'days',
+      months: 0,
+      days: 7,
+      amount: 0,
+      pay_method: 'redeem_code',
+      status: 'paid',
+      pay_time: 1_800_000_100,
+    });
+    answerOrders(ok({ total: 1, list: [redeemed] }));
+    await renderPage('SW-REDEEMED');
+    const cells = within(row('SW-REDEEMED'));
+    expect(cells.getByText('7 days')).toBeTruthy();
+    expect(cells.getByText('Redeem code')).toBeTruthy();
+    expect(cells.getByText('¥0.00')).toBeTruthy();
+    expect(cells.getByText('Paid')).toBeTruthy();
+    expect(cells.queryByRole('button', { name: 'Pay' })).toBeNull();
+  });
+
   it('pays an unpaid order at its checkout', async () => {
     answerOrders(rowsReply());
     await renderPage();
