@@ -226,9 +226,9 @@ export async function listRedemptions(
   });
   return {
     items: rows.map((row) => ({
+      id: row.orderId ?? '',
       user_id: row.userId ?? '',
       email: row.email,
-      order_id: row.orderId ?? '',
       redeemed_at: (row.redeemedAt ?? new Date(0)).toISOString(),
     })),
     total,

@@ -54,11 +54,11 @@ export const redeemBatchListSchema = z.object({
   total: z.number().int(),
 });
 
-/** One redemption of a batch: by whom (the account's address) and when, with its order record. */
+/** One redemption of a batch: `id` the order record it made, by whom (the account) and when. */
 export const redemptionSchema = z.object({
+  id: z.string(),
   user_id: z.uuid(),
   email: z.string(),
-  order_id: z.string(),
   redeemed_at: isoTime,
 });
 
