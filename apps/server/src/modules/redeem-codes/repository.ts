@@ -12,9 +12,14 @@ export async function insertBatch(db: Database, values: NewRedeemBatch): Promise
   return row;
 }
 
-/** A chunk of a batch's codes, by their hashes. */
+/**
+ * A chunk of a batch's codes, by their hashes: one statement with the hashes as one text parameter
+ * (hex has no commas), which leaves far less garbage than a row object and two parameters per code.
+ */
 export async function insertCodeHashes(db: Database, batchId: string, hashes: string[]): Promise<void> {
-  await db.insert(redeemCodes).values(hashes.map((codeHash) => ({ codeHash, batchId })));
+  await db.execute(sql`
+    insert into redeem_codes (code_hash, batch_id)
+    select unnest(string_to_array(${hashes.join(',')}, ',')), ${batchId}::uuid`);
 }
 
 /** What a batch's codes give, as `takeCode` reads it off the batch. */
