@@ -329,6 +329,7 @@ const SCREENS = [
   'orders',
   'payments',
   'gateways',
+  'redeem-codes',
   'nodes',
   'settings',
   'staff',

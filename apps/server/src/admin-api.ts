@@ -15,6 +15,7 @@ import { gatewayAdminRoutes } from './modules/gateways/admin-routes.ts';
 import { settingsRoutes } from './modules/configuration/routes.ts';
 import { nodeRoutes } from './modules/nodes/routes.ts';
 import { noticeAdminRoutes } from './modules/notices/admin-routes.ts';
+import { redeemAdminRoutes } from './modules/redeem-codes/admin-routes.ts';
 import { salesRoutes } from './modules/sales/routes.ts';
 import { staffRoutes } from './modules/staff/routes.ts';
 import type { GatewayProviders, PaymentProvider } from './modules/orders/provider.ts';
@@ -72,6 +73,7 @@ export async function adminApi(
   await app.register(auditRoutes, { db });
   await app.register(gatewayAdminRoutes, { db, secretsKey: options.secretsKey });
   await app.register(couponAdminRoutes, { db });
+  await app.register(redeemAdminRoutes, { db });
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/openapi.json',

@@ -221,6 +221,29 @@ describe('the audit log covers every changing route of the back office', () => {
       const id = await announcement();
       return () => owner.call('DELETE', `/announcements/${id}`);
     },
+    'POST /redeem-batches': async () => () =>
+      owner.call('POST', '/redeem-batches', {
+        name: 'audit probe',
+        count: 2,
+        grant: { kind: 'days', days: 1 },
+      }),
+    'POST /redeem-batches/{id}/revoke': async () => {
+      const created = await owner.call('POST', '/redeem-batches', {
+        name: 'audit probe',
+        count: 1,
+        grant: { kind: 'days', days: 1 },
+      });
+      return () => owner.call('POST', `/redeem-batches/${created.json().data.batch.id}/revoke`, {});
+    },
+    'POST /redeem-codes/revoke': async () => {
+      const created = await owner.call('POST', '/redeem-batches', {
+        name: 'audit probe',
+        count: 1,
+        grant: { kind: 'days', days: 1 },
+      });
+      const code = (created.json().data.csv as string).trimEnd().split('\r\n')[1];
+      return () => owner.call('POST', '/redeem-codes/revoke', { code });
+    },
     'POST /notices/{id}/resolve': async () => {
       const [notice] = await t.database.db
         .insert(providerNotices)

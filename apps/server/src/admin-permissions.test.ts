@@ -60,6 +60,7 @@ describe('the permission matrix, cell by cell through the routes', () => {
     'audit.view': (m) => m.call('GET', '/audit'),
     'gateways.edit': (m) => m.call('GET', '/gateways'),
     'coupons.edit': (m) => m.call('GET', '/coupons'),
+    'redeem.edit': (m) => m.call('GET', '/redeem-batches'),
   };
 
   for (const role of STAFF_ROLES) {

@@ -21,6 +21,7 @@ import { createLimitCounters } from './modules/limits/counters.ts';
 import { createMailer } from './modules/mail/mailer.ts';
 import { mailBacklog } from './modules/mail/repository.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
+import { redeemRoutes } from './modules/redeem-codes/routes.ts';
 import { paymentRoutes, createPaymentProvider } from './modules/payments/payments.ts';
 import { createGatewayProviders } from './modules/payments/gateway-providers.ts';
 import { checkSecretsKey } from './modules/gateways/service.ts';
@@ -207,6 +208,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     log: app.log,
     publicUrl: config.payments.publicUrl,
   });
+  await app.register(redeemRoutes, { db, counters });
   await app.register(paymentRoutes, { db, config, counters });
   const jobs = scheduledJobs({
     config,

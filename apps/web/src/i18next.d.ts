@@ -14,6 +14,7 @@ import type notFound from './locales/en/not-found.json';
 import type nodes from './locales/en/nodes.json';
 import type notices from './locales/en/notices.json';
 import type orders from './locales/en/orders.json';
+import type redeem from './locales/en/redeem.json';
 import type trial from './locales/en/trial.json';
 
 // English is the reference: a key used in code but missing here fails the type check, and the
@@ -38,6 +39,7 @@ declare module 'i18next' {
       nodes: typeof nodes;
       notices: typeof notices;
       orders: typeof orders;
+      redeem: typeof redeem;
       trial: typeof trial;
     };
   }

@@ -95,6 +95,13 @@ export const REASONS = [
   // programs cannot run as we serve it (REALITY, whose private key stays on the node; Shadowsocks
   // 2022, whose user keys they derive in their own way).
   'uniproxy_unsupported',
+  // Redeem codes: a code unknown, revoked or used (one reply for all, so that guesses learn nothing);
+  // the account's redemption locked after too many wrong tries; staff revoking a code already redeemed,
+  // or a batch or code already revoked.
+  'redeem_code_invalid',
+  'redeem_locked',
+  'redeem_code_used',
+  'redeem_already_revoked',
   'too_many_requests',
   'internal_error',
   'service_unavailable',

@@ -29,6 +29,21 @@ export const DAY_SECONDS = 24 * 60 * 60;
 export const PAY_METHODS = ['alipay', 'wechat_pay', 'usdt', 'card'] as const;
 export type PayMethod = (typeof PAY_METHODS)[number];
 
+/**
+ * How an order was settled, as order records say: a method of the buy page's, or `redeem_code` for the
+ * record a redemption makes (never offered on the buy page).
+ */
+export const ORDER_PAY_METHODS = [...PAY_METHODS, 'redeem_code'] as const;
+export type OrderPayMethod = (typeof ORDER_PAY_METHODS)[number];
+
+/** Whether an order's method is one a buyer pays with (not a redemption's record). */
+export const isPayMethod = (method: OrderPayMethod): method is PayMethod =>
+  (PAY_METHODS as readonly string[]).includes(method);
+
+/** What an order record gave: a period of the buy page's, or `days` (a redeem code's days grant). */
+export const ORDER_PERIODS = [...PERIOD_NAMES, 'days'] as const;
+export type OrderPeriod = (typeof ORDER_PERIODS)[number];
+
 /** The methods of the site's own provider: Stripe Checkout's, or the sandbox's simulation of each. */
 export const CARD_PROVIDER_METHODS = ['alipay', 'wechat_pay', 'card'] as const satisfies readonly PayMethod[];
 

@@ -53,6 +53,8 @@ export const PERMISSIONS = {
   'gateways.edit': ['owner', 'finance'],
   /** Coupons: list, create, change, pause, resume and end them. */
   'coupons.edit': ['owner', 'admin', 'finance'],
+  /** Redeem codes: generate batches (their CSV once), see their uses, revoke a batch or a code. */
+  'redeem.edit': ['owner', 'admin', 'finance'],
   /** The scheduled jobs and their latest runs. */
   'jobs.view': ['owner', 'admin'],
   /** The audit log. */

@@ -78,6 +78,14 @@ export const router = createBrowserRouter(
           ),
         },
         {
+          path: 'redeem-codes',
+          lazy: page(
+            () => import('../features/redeem/components/redeem-codes-page.tsx'),
+            'RedeemCodesPage',
+            'redeem',
+          ),
+        },
+        {
           path: 'nodes',
           lazy: page(() => import('../features/nodes/components/nodes-page.tsx'), 'NodesPage', 'nodes'),
         },

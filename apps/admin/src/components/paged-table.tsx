@@ -9,11 +9,13 @@ import type { PageList } from '../lib/use-page-list.ts';
 /**
  * A column of a paged list. Its CSV cell is `csv(item)`, else the raw value at `dataIndex`; a
  * column without a text title (actions) is left out of the file. `sortsList` marks the time column
- * that the server sorts the list by.
+ * that the server sorts the list by; `sortsBy`, a column of a list the server sorts by several (the
+ * list's `sort` value for it; the list then sorts by its column, see `usePageList`'s `sorts`).
  */
 export type ListColumn<Item> = ColumnType<Item> & {
   csv?: (item: Item) => string | number | null | undefined;
   sortsList?: true;
+  sortsBy?: string;
 };
 
 function csvColumns<Item>(columns: ListColumn<Item>[]) {
@@ -44,12 +46,18 @@ export function PagedTable<Item extends { id: string | number }>(props: {
   const { message } = App.useApp();
   const [exporting, setExporting] = useState(false);
   const { list } = props;
-  const columns = props.columns.map((column) =>
-    column.sortsList && list.order
+  const sortedHere = (column: Pick<ListColumn<Item>, 'sortsBy' | 'sortsList'>) =>
+    column.sortsBy ? column.sortsBy === list.sort : column.sortsList;
+  const columns = props.columns.map(({ sortsBy, sortsList, ...column }) =>
+    (sortsList || sortsBy) && list.order
       ? {
           ...column,
           sorter: true,
-          sortOrder: list.order === 'asc' ? ('ascend' as const) : ('descend' as const),
+          sortOrder: sortedHere({ sortsBy, sortsList })
+            ? list.order === 'asc'
+              ? ('ascend' as const)
+              : ('descend' as const)
+            : null,
         }
       : column,
   );
@@ -90,7 +98,10 @@ export function PagedTable<Item extends { id: string | number }>(props: {
         expandable={props.expandable}
         onChange={(_pagination, _filters, sorter) => {
           const sorted = Array.isArray(sorter) ? sorter[0] : sorter;
-          if (sorted?.column) list.setOrder(sorted.order === 'ascend' ? 'asc' : 'desc');
+          if (!sorted?.column) return;
+          const sortsBy = props.columns.find((column) => column.key === sorted.columnKey)?.sortsBy;
+          if (sortsBy) list.setSort(sortsBy);
+          list.setOrder(sorted.order === 'ascend' ? 'asc' : 'desc');
         }}
         sortDirections={['descend', 'ascend', 'descend']}
       />

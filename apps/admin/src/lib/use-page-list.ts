@@ -13,11 +13,17 @@ export type Filters = Record<string, string | number | undefined>;
  * `filters` are sent as query parameters; a change of them goes back to page 1. With `sortable`, the
  * list is sorted by its time, newest first until the member turns it (the `order` parameter).
  */
-export function usePageList<Item>(path: string, filters: Filters = {}, options: { sortable?: boolean } = {}) {
+export function usePageList<Item>(
+  path: string,
+  filters: Filters = {},
+  /** `sorts`: the columns the server sorts by (the `sort` parameter), the first by default. */
+  options: { sortable?: boolean; sorts?: readonly string[] } = {},
+) {
   const { t } = useTranslation('common');
   const [position, setPosition] = useState({ page: 1, size: 20, key: '' });
   const [order, setOrder] = useState<SortOrder>('desc');
-  const sent: Filters = options.sortable ? { ...filters, order } : filters;
+  const [sort, setSort] = useState(options.sorts?.[0]);
+  const sent: Filters = options.sortable ? { ...filters, ...(sort ? { sort } : {}), order } : filters;
   const key = JSON.stringify(sent);
   const page = position.key === key ? position.page : 1;
   const result = useQuery({
@@ -44,6 +50,8 @@ export function usePageList<Item>(path: string, filters: Filters = {}, options: 
     pagination,
     order: options.sortable ? order : undefined,
     setOrder,
+    sort,
+    setSort,
   };
 }
 

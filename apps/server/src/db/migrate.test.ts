@@ -48,6 +48,8 @@ describe('migrations', () => {
       'payments',
       'plans',
       'provider_notices',
+      'redeem_batches',
+      'redeem_codes',
       'refunds',
       'sessions',
       'settings',

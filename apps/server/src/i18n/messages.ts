@@ -18,6 +18,7 @@ export const SUCCESS_MESSAGES = [
   'staff_set_up',
   'staff_invited',
   'recovery_codes_replaced',
+  'code_redeemed',
 ] as const;
 
 export type MessageKey = Reason | (typeof SUCCESS_MESSAGES)[number];
@@ -36,6 +37,12 @@ const en: Catalogue = {
   payment_signature_invalid: 'The payment notification could not be verified',
   app_store_notification_invalid: 'The App Store notification could not be verified for this app',
   trial_claimed: 'You have already claimed the free trial',
+  code_redeemed: 'Code redeemed; the time is on your account',
+  redeem_code_invalid: 'This code is not valid or has already been used',
+  redeem_locked:
+    'Too many wrong codes; redeeming is locked for this account. Please try again in {retry_after} seconds',
+  redeem_code_used: 'This code has already been redeemed',
+  redeem_already_revoked: 'This has already been revoked',
   trial_closed: 'The free trial is not available right now',
   code_sent:
     'Verification code sent. If it has not arrived within a few minutes, check your spam folder and that the address is right',
@@ -119,6 +126,11 @@ const zh: Catalogue = {
   payment_signature_invalid: '支付通知验证失败',
   app_store_notification_invalid: 'App Store 通知未能通过本应用的验证',
   trial_claimed: '您已领取过免费试用',
+  code_redeemed: '兑换成功，时长已加入您的账户',
+  redeem_code_invalid: '兑换码无效或已被使用',
+  redeem_locked: '错误的兑换码过多，此账户的兑换已锁定，请 {retry_after} 秒后再试',
+  redeem_code_used: '此兑换码已被兑换',
+  redeem_already_revoked: '已经作废过了',
   trial_closed: '免费试用暂未开放',
   code_sent: '验证码已发送，请查收邮件。几分钟内未收到的话，请查看垃圾邮件箱，并确认邮箱地址无误',
   registered: '欢迎！您的账号已创建',
@@ -199,6 +211,11 @@ const tw: Catalogue = {
   payment_signature_invalid: '付款通知驗證失敗',
   app_store_notification_invalid: 'App Store 通知未能通過本應用程式的驗證',
   trial_claimed: '您已領取過免費試用',
+  code_redeemed: '兌換成功，時長已加入您的帳戶',
+  redeem_code_invalid: '兌換碼無效或已被使用',
+  redeem_locked: '錯誤的兌換碼過多，此帳戶的兌換已鎖定，請 {retry_after} 秒後再試',
+  redeem_code_used: '此兌換碼已被兌換',
+  redeem_already_revoked: '已經作廢過了',
   trial_closed: '免費試用暫未開放',
   code_sent: '驗證碼已寄出，請查看您的信箱。若幾分鐘內仍未收到，請檢查垃圾郵件匣，並確認電子郵件地址無誤',
   registered: '歡迎！您的帳號已建立',

@@ -15,6 +15,7 @@ import { openDatabase } from '../db/client.ts';
 import { deviceSlots, inbounds, nodes, orders, users } from '../db/schema/index.ts';
 import { COMMAND_LINE } from '../modules/audit/repository.ts';
 import { createNotice } from '../modules/notices/service.ts';
+import { createBatch as createRedeemBatch } from '../modules/redeem-codes/service.ts';
 import { fulfilPayment } from '../modules/orders/fulfilment.ts';
 import { liveWindowMs } from '../modules/presence/rules.ts';
 import { receiveSightings } from '../modules/presence/service.ts';
@@ -28,6 +29,7 @@ import { insertCoupon } from '../modules/coupons/repository.ts';
 import { insertGateway } from '../modules/gateways/repository.ts';
 import { sealKeys } from '../modules/gateways/secrets.ts';
 import { noticeCreateRequest } from '@skyway/shared/schemas/admin/notices';
+import { redeemBatchCreateRequest } from '@skyway/shared/schemas/admin/redeem-codes';
 import { controlPort, E2E_APP_STORE, E2E_COUPON, E2E_GATEWAY, E2E_PORT } from './journey-fixtures.ts';
 
 const mail = await startSmtpCatcher();
@@ -203,6 +205,13 @@ const control = createServer((request, reply) => {
       const input = noticeCreateRequest.parse(body);
       const notice = await createNotice(database.db, COMMAND_LINE, input, new Date());
       reply.end(JSON.stringify({ id: notice.id }));
+    } else if (request.url === '/redeem/batch') {
+      // A batch of redeem codes as staff generate it in the back office (whose screen the back
+      // office's tests drive): the body is its request, checked by the same schema; the reply
+      // carries the codes, as the CSV does.
+      const input = redeemBatchCreateRequest.parse(body);
+      const { batch, csv } = await createRedeemBatch(database.db, COMMAND_LINE, input, new Date());
+      reply.end(JSON.stringify({ id: batch.id, codes: csv.trimEnd().split('\r\n').slice(1) }));
     } else if (request.url === '/staff/mailed-link' && typeof body.to === 'string') {
       // The set-up link in the invitation a member of staff finds in their mailbox.
       const to = body.to;

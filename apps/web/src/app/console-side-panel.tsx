@@ -12,6 +12,7 @@ import { Link, useLocation } from 'react-router';
 import { LinkButton } from '../components/link-button.tsx';
 import { Logo } from '../components/logo.tsx';
 import { SubscriptionTag } from '../features/account/components/subscription-tag.tsx';
+import { RedeemButton } from '../features/redeem/components/redeem-button.tsx';
 import { TrialStatus } from '../features/trial/components/trial-status.tsx';
 import { useTrialState } from '../features/trial/hooks/use-trial-state.ts';
 import { formatExpiry } from '../lib/dates.ts';
@@ -79,6 +80,7 @@ export function ConsoleSidePanel({ compact, siteName, onClaimTrial }: Props) {
           {formatExpiry(user?.expire_user) ?? t('expiry.none')}
         </div>
         <TrialStatus onClaim={onClaimTrial} primary />
+        <RedeemButton />
         {offerPlans && (
           <LinkButton type="primary" block icon={<ShoppingCartOutlined />} to="/buy">
             {t('actions.seePlans')}

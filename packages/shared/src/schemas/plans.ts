@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { CURRENCY, ORDER_STATUSES, PAY_METHODS, PERIOD_NAMES } from '../plans.ts';
+import {
+  CURRENCY,
+  ORDER_PAY_METHODS,
+  ORDER_PERIODS,
+  ORDER_STATUSES,
+  PAY_METHODS,
+  PERIOD_NAMES,
+} from '../plans.ts';
 import { couponCodeInput } from './coupons.ts';
 import { pageRequest } from './paging.ts';
 
@@ -55,16 +62,21 @@ export const orderIdRequest = z.object({ order_id: orderId });
 /** One order as every order call presents it; times in unix seconds, 0 = not yet. */
 export const orderSchema = z.object({
   order_id: z.string(),
-  period: z.enum(PERIOD_NAMES),
+  /** `days`: a redeem code's days at the account's connections (`days` says how many). */
+  period: z.enum(ORDER_PERIODS),
   months: z.number().int(),
+  days: z.number().int(),
   connections: z.number().int(),
   amount: z.number().int(),
   /** What a coupon took off the price (fen; 0: none), and its code. */
   discount: z.number().int(),
   coupon_code: z.string().nullable(),
   currency: z.literal(CURRENCY),
-  /** The method the buyer chose; a paid order was paid with it (its checkout offers no other). */
-  pay_method: z.enum(PAY_METHODS),
+  /**
+   * The method the buyer chose; a paid order was paid with it (its checkout offers no other).
+   * `redeem_code`: the record of a redemption (amount 0, paid when made).
+   */
+  pay_method: z.enum(ORDER_PAY_METHODS),
   status: z.enum(ORDER_STATUSES),
   create_time: z.number().int(),
   pay_time: z.number().int(),

@@ -25,3 +25,4 @@ export * from './subscription-fetches.ts';
 export * from './notices.ts';
 export * from './gateways.ts';
 export * from './coupons.ts';
+export * from './redeem-codes.ts';

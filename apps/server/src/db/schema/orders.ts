@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { PayMethod } from '@skyway/shared/plans';
+import type { OrderPayMethod } from '@skyway/shared/plans';
 import { coupons } from './coupons.ts';
 import { users } from './users.ts';
 
@@ -27,7 +27,7 @@ export const orders = pgTable(
     couponCode: text('coupon_code'),
     discount: integer('discount').notNull().default(0),
     currency: text('currency').notNull(),
-    payMethod: text('pay_method').$type<PayMethod>().notNull(),
+    payMethod: text('pay_method').$type<OrderPayMethod>().notNull(),
     provider: text('provider').notNull(),
     // The provider's checkout (a Stripe Checkout Session id; the sandbox's own token).
     providerRef: text('provider_ref'),

@@ -49,9 +49,9 @@ export class LockedAccount {
     return writeAccess(this.tx, this.user, change, this.now);
   }
 
-  /** Time added at the current size from max(now, expiry): the trial, invitation rewards. */
-  addTime(reason: AccessReason, seconds: number): Promise<Date | null> {
-    return this.change({ reason, after: addTime(this.entitlement, seconds, this.nowSeconds) });
+  /** Time added at the current size from max(now, expiry): the trial, invitation rewards, a redeem code's days. */
+  addTime(reason: AccessReason, seconds: number, ref?: string): Promise<Date | null> {
+    return this.change({ reason, ref, after: addTime(this.entitlement, seconds, this.nowSeconds) });
   }
 
   /**
@@ -78,9 +78,12 @@ export class LockedAccount {
   }
 
   /** A paid order's time and connections, by the purchase rules. */
-  purchase(order: { id: string; days: number; connections: number }): Promise<Date | null> {
+  purchase(
+    order: { id: string; days: number; connections: number },
+    reason: AccessReason = 'purchase',
+  ): Promise<Date | null> {
     return this.change({
-      reason: 'purchase',
+      reason,
       ref: order.id,
       after: addPaidTime(
         this.entitlement,

@@ -5,7 +5,8 @@ import { SUBSCRIBE_TYPES, type SubscribeType } from '@skyway/shared/user';
 /**
  * Why an account's access changed, as its ledger row says: `app_store` an App Store notification gave
  * or changed time, `app_store_refund` Apple took it back, `downgrade` a bought downgrade came due,
- * `staff_adjustment` staff added or took time in the back office (its reason is in the audit log).
+ * `staff_adjustment` staff added or took time in the back office (its reason is in the audit log),
+ * `redeem_code` a redeem code gave what a purchase would, or days (its order record is the ref).
  */
 export type AccessReason =
   | 'trial'
@@ -15,6 +16,7 @@ export type AccessReason =
   | 'app_store_refund'
   | 'downgrade'
   | 'staff_adjustment'
+  | 'redeem_code'
   | 'refund';
 
 /** The access columns of an account as stored (dates, null = none). */

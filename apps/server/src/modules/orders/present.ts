@@ -1,5 +1,5 @@
 import { toUnixSeconds } from '@skyway/shared/dates';
-import { CURRENCY, type Order, type OrderStatus, type Period } from '@skyway/shared/plans';
+import { CURRENCY, type Order, type OrderPeriod, type OrderStatus } from '@skyway/shared/plans';
 import type { OrderRow } from '../../db/schema/index.ts';
 
 /** True while the order may still be paid: unpaid and within its deadline. */
@@ -15,8 +15,9 @@ export function orderStatus(order: OrderRow, now: Date): OrderStatus {
 export function presentOrder(order: OrderRow, now: Date): Order {
   return {
     order_id: order.id,
-    period: order.period as Period,
+    period: order.period as OrderPeriod,
     months: order.months,
+    days: order.days,
     connections: order.connections,
     amount: order.amount,
     discount: order.discount,

@@ -1,4 +1,4 @@
-import type { PayMethod } from '@skyway/shared/plans';
+import { isPayMethod, type PayMethod } from '@skyway/shared/plans';
 import type { GatewayMethod } from '@skyway/shared/schemas/admin/gateways';
 import type { GatewayRow } from '../../db/schema/index.ts';
 import { createEpayApiPayment, epaySubmitUrl, queryEpayOrder } from '../gateways/epay-protocol.ts';
@@ -37,7 +37,7 @@ export function createEpayProvider(row: GatewayRow, secretsKey: Buffer | undefin
     name: gatewayProviderName(row),
     methods: payMethodsOf(row),
     async createCheckout({ order, returnUrl, clientIp }) {
-      const type = EPAY_TYPES[order.payMethod];
+      const type = isPayMethod(order.payMethod) ? EPAY_TYPES[order.payMethod] : undefined;
       if (!type) throw new Error(`Epay takes no ${order.payMethod}`);
       const payment = {
         type,

@@ -1,5 +1,5 @@
 import { formatYuan } from '@skyway/shared/money';
-import type { PayMethod } from '@skyway/shared/plans';
+import { isPayMethod, type PayMethod } from '@skyway/shared/plans';
 import { HTML_LANG, type Language } from '@skyway/shared/languages';
 import type { OrderRow } from '../../db/schema/index.ts';
 import { escapeHtml } from '../../lib/html.ts';
@@ -155,13 +155,15 @@ export function renderSandboxCheckout(
 ): string {
   const text = TEXT[language];
   const { order } = view;
+  // The sandbox's checkouts are of orders a buyer made, never of a redemption's record.
+  const method = isPayMethod(order.payMethod) ? order.payMethod : 'card';
   const amount = formatYuan(order.amount);
   const details =
     `<dl><dt>${escapeHtml(text.order)}</dt><dd>${escapeHtml(order.id)}</dd>` +
     `<dt>${escapeHtml(text.planLabel)}</dt><dd>${escapeHtml(text.plan(order.months, order.connections))}</dd>` +
     `<dt>${escapeHtml(text.amount)}</dt><dd>${escapeHtml(amount)}</dd>` +
-    `<dt>${escapeHtml(text.method)}</dt><dd><span class="method">${MARKS[order.payMethod]}` +
-    `${escapeHtml(text.methods[order.payMethod])}</span></dd></dl>`;
+    `<dt>${escapeHtml(text.method)}</dt><dd><span class="method">${MARKS[method]}` +
+    `${escapeHtml(text.methods[method])}</span></dd></dl>`;
   const back = `<a class="button" href="${escapeHtml(view.returnUrl)}">`;
   if (!view.payable) {
     const state = order.status === 'paid' ? text.paid : text.closed;
@@ -173,7 +175,7 @@ export function renderSandboxCheckout(
   return page(
     language,
     `${details}<form class="actions" method="post" action="${escapeHtml(view.payAction)}">` +
-      `<button type="submit">${escapeHtml(text.pay[order.payMethod])}</button>${back}${escapeHtml(text.cancel)}</a></form>`,
+      `<button type="submit">${escapeHtml(text.pay[method])}</button>${back}${escapeHtml(text.cancel)}</a></form>`,
   );
 }
 

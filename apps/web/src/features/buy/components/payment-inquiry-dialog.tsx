@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Descriptions, Modal, Result, Spin } from 'antd';
 import { DIALOG_WIDTH } from '../../../components/dialog-width.ts';
 import { formatYuan } from '@skyway/shared/money';
-import type { Order } from '@skyway/shared/plans';
+import { isPayMethod, type Order } from '@skyway/shared/plans';
 import { useTranslation } from 'react-i18next';
 import { LinkButton } from '../../../components/link-button.tsx';
 import { openPage } from '../../../lib/page.ts';
@@ -158,7 +158,7 @@ function OrderFacts({ order }: { order: Order }) {
         {
           key: 'pay_method',
           label: t('inquiry.payMethod'),
-          children: <PayMethodName method={order.pay_method} />,
+          children: isPayMethod(order.pay_method) ? <PayMethodName method={order.pay_method} /> : null,
         },
         { key: 'months', label: t('inquiry.months'), children: order.months },
         { key: 'connections', label: t('inquiry.connections'), children: order.connections },

@@ -26,6 +26,7 @@ export function order(fields: Partial<Order> = {}): Order {
     order_id: 'O1',
     period: 'month',
     months: 1,
+    days: 31,
     connections: 2,
     amount: 5000,
     discount: 0,

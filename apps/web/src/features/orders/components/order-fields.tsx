@@ -26,7 +26,12 @@ export function useOrderFields(): Record<OrderFieldKey, OrderField> {
   const time = (value: number) => (value ? formatDateTime(value) : t('none'));
   return {
     order_id: { label: t('columns.orderId'), render: (order) => order.order_id },
-    months: { label: t('columns.months'), render: (order) => order.months },
+    // A redeem code's days grant is counted in days, not months.
+    months: {
+      label: t('columns.months'),
+      render: (order) =>
+        order.period === 'days' ? t('common:duration.days', { count: order.days }) : order.months,
+    },
     connections: { label: t('columns.connections'), render: (order) => order.connections },
     pay_method: {
       label: t('columns.payMethod'),

@@ -18,6 +18,7 @@ function order(fields: Partial<Order>): Order {
     order_id: 'O1',
     period: 'month',
     months: 1,
+    days: 31,
     connections: 1,
     amount: 2500,
     discount: 0,
@@ -148,6 +149,27 @@ describe('OrdersPage', () => {
     answerOrders(ok({ total: 1, list: [coupon] }));
     await renderPage('SW-COUPON');
     expect(within(row('SW-COUPON')).getByText('¥20.00 · coupon SPRING: ¥5.00 off')).toBeTruthy();
+  });
+
+  it('shows a redemption as a paid order of ¥0 by redeem code, a days grant in days', async () => {
+    const redeemed = order({
+      order_id: 'SW-REDEEMED',
+      period: 'days',
+      months: 0,
+      days: 7,
+      amount: 0,
+      pay_method: 'redeem_code',
+      status: 'paid',
+      pay_time: 1_800_000_100,
+    });
+    answerOrders(ok({ total: 1, list: [redeemed] }));
+    await renderPage('SW-REDEEMED');
+    const cells = within(row('SW-REDEEMED'));
+    expect(cells.getByText('7 days')).toBeTruthy();
+    expect(cells.getByText('Redeem code')).toBeTruthy();
+    expect(cells.getByText('¥0.00')).toBeTruthy();
+    expect(cells.getByText('Paid')).toBeTruthy();
+    expect(cells.queryByRole('button', { name: 'Pay' })).toBeNull();
   });
 
   it('pays an unpaid order at its checkout', async () => {
