@@ -28,13 +28,13 @@ test.describe('a coupon on the buy page, in Chinese', () => {
     // A code that does not exist: the reason in Chinese, beside the field, and nothing taken off.
     const field = page.getByLabel(zh('coupon.label'));
     await field.fill('NOPE-NOPE');
-    await page.getByRole('button', { name: zh('coupon.apply') }).click();
+    await page.getByRole('button', { name: zh('coupon.apply'), exact: true }).click();
     await expect(page.getByText('优惠码不存在，请检查是否输入正确')).toBeVisible();
     await expect(page.getByTestId('buy-total')).toHaveText(formatYuan(price));
 
     // The real code, typed in small letters.
     await field.fill(E2E_COUPON.code.toLowerCase());
-    await page.getByRole('button', { name: zh('coupon.apply') }).click();
+    await page.getByRole('button', { name: zh('coupon.apply'), exact: true }).click();
     await expect(
       page.getByText(zh('coupon.applied', { code: E2E_COUPON.code, amount: formatYuan(discount) })),
     ).toBeVisible();
