@@ -57,6 +57,7 @@ const VALID: Record<string, Record<string, string | number>> = {
   '/web/order/query': { order_id: ORDER_ID },
   '/web/order/cancel': { order_id: ORDER_ID },
   '/web/coupon/check': { code: 'FUZZ-CODE', period: 'month', connections: 1 },
+  '/web/redeem': { code: 'ABCD-EFGH-JKMN-PQRS-TUVW' },
   '/web/pay/apple/notify': { signedPayload: 'eyJhbGciOiJub25lIn0.e30.' },
   '/web/pay/stripe/notify': { id: 'evt_fuzz', type: 'checkout.session.completed' },
 };
@@ -74,6 +75,8 @@ const STRING_FIELDS = [
   'order_id',
   'l',
   'signedPayload',
+  'code',
+  'coupon_code',
 ];
 const NUMBER_FIELDS = ['connections', 'page', 'size'];
 const ALL_FIELDS = [...STRING_FIELDS, ...NUMBER_FIELDS];
