@@ -11,12 +11,11 @@ import {
   later,
   newClientAddress,
   signedInUser,
-  startTestApp,
   type TestApp,
   useTestApp,
+  useTwoTestApps,
   webCaller,
 } from './test-app.ts';
-import { openTwoInstances } from './test-database.ts';
 
 /** The fields of a notify as a gateway sends them. */
 export type NotifyFields = Record<string, string | number>;
@@ -382,22 +381,14 @@ export function describeOnTwoInstances<S extends GatewayStandIn>(
   gateway: GatewayUnderTest<S>,
 ): void {
   describe(name, () => {
+    const apps = useTwoTestApps(env);
     const two = {} as { standIn: S; first: TestApp; second: TestApp; gatewayId: string };
-    let instances: Awaited<ReturnType<typeof openTwoInstances>>;
     beforeAll(async () => {
-      two.standIn = await gateway.startStandIn();
-      instances = await openTwoInstances();
-      two.first = await startTestApp(env, undefined, instances.first);
-      two.second = await startTestApp(env, undefined, instances.second);
+      Object.assign(two, apps, { standIn: await gateway.startStandIn() });
       const owner = await signedInStaff(two.first.app, two.first.database, 'owner');
       two.gatewayId = await gateway.addGateway(owner, two.standIn);
     });
-    afterAll(async () => {
-      await two.first.app.close();
-      await two.second.app.close();
-      await instances.close();
-      await two.standIn.close();
-    });
+    afterAll(() => two.standIn.close());
     const db = () => two.first.database.db;
 
     it('credits once when 20 copies of one notify arrive at once on two servers', async () => {

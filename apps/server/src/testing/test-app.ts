@@ -8,7 +8,7 @@ import type { DatabaseHandle } from '../db/client.ts';
 import type { UserRow } from '../db/schema/index.ts';
 import { createSession } from '../modules/sessions/repository.ts';
 import { createUser } from '../modules/users/repository.ts';
-import { openTestDatabase } from './test-database.ts';
+import { openTestDatabase, openTwoInstances } from './test-database.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -147,4 +147,24 @@ export async function later<T>(seconds: number, act: () => Promise<T>): Promise<
   } finally {
     vi.useRealTimers();
   }
+}
+
+/**
+ * Two servers of one site on one fresh, migrated PostgreSQL database, for the enclosing suite:
+ * started before its first test and closed after its last (races between instances).
+ */
+export function useTwoTestApps(env: Record<string, string> = {}): { first: TestApp; second: TestApp } {
+  const two = {} as { first: TestApp; second: TestApp };
+  let instances: Awaited<ReturnType<typeof openTwoInstances>> | undefined;
+  beforeAll(async () => {
+    instances = await openTwoInstances();
+    two.first = await startTestApp(env, undefined, instances.first);
+    two.second = await startTestApp(env, undefined, instances.second);
+  });
+  afterAll(async () => {
+    await two.first?.app.close();
+    await two.second?.app.close();
+    await instances?.close();
+  });
+  return two;
 }

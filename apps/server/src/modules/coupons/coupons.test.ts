@@ -1,16 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, orders, payments } from '../../db/schema/index.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
-import {
-  newClientAddress,
-  signedInUser,
-  startTestApp,
-  type TestApp,
-  useTestApp,
-} from '../../testing/test-app.ts';
-import { openTwoInstances, testDatabaseKind } from '../../testing/test-database.ts';
+import { newClientAddress, signedInUser, useTestApp, useTwoTestApps } from '../../testing/test-app.ts';
+import { testDatabaseKind } from '../../testing/test-database.ts';
 import { createSandboxProvider } from '../payments/sandbox.ts';
 import { fulfilPayment } from '../orders/fulfilment.ts';
 import { runOrdersJob } from '../orders/orders-job.ts';
@@ -365,40 +359,27 @@ describe('coupons', () => {
 });
 
 describe.runIf(testDatabaseKind === 'postgres')('a coupon’s caps on two instances', () => {
-  let instances: Awaited<ReturnType<typeof openTwoInstances>>;
-  let first: TestApp;
-  let second: TestApp;
-
-  beforeAll(async () => {
-    instances = await openTwoInstances();
-    first = await startTestApp({}, undefined, instances.first);
-    second = await startTestApp({}, undefined, instances.second);
-  });
-  afterAll(async () => {
-    await first?.app.close();
-    await second?.app.close();
-    await instances?.close();
-  });
+  const two = useTwoTestApps();
 
   it('gives the last use to exactly one of 50 buyers at once', async () => {
-    const owner = await signedInStaff(first.app, first.database, 'owner');
+    const owner = await signedInStaff(two.first.app, two.first.database, 'owner');
     const code = newCode('LAST');
     await owner.call('POST', '/coupons', { code, kind: 'percent', value: 50, max_uses: 3 });
     // Two of its three uses already held by open orders.
     const web = (app: FastifyInstance) => buyerCall(() => app);
     for (let held = 0; held < 2; held += 1) {
-      const { token } = await signedInUser(first.database);
-      const reply = await web(first.app)(
+      const { token } = await signedInUser(two.first.database);
+      const reply = await web(two.first.app)(
         '/web/order/create',
         { period: 'month', connections: 1, coupon_code: code },
         token,
       );
       expect(reply.json().code).toBe(200);
     }
-    const buyers = await Promise.all(Array.from({ length: 50 }, () => signedInUser(first.database)));
+    const buyers = await Promise.all(Array.from({ length: 50 }, () => signedInUser(two.first.database)));
     const replies = await Promise.all(
       buyers.map(({ token }, i) =>
-        web(i % 2 === 0 ? first.app : second.app)(
+        web(i % 2 === 0 ? two.first.app : two.second.app)(
           '/web/order/create',
           { period: 'month', connections: 1, pay_method: 'card', coupon_code: code },
           token,
@@ -408,19 +389,19 @@ describe.runIf(testDatabaseKind === 'postgres')('a coupon’s caps on two instan
     const reasons = replies.map((reply) => (reply.json().code === 200 ? 'ok' : reply.json().data.reason));
     expect(reasons.filter((reason) => reason === 'ok')).toHaveLength(1);
     expect(reasons.filter((reason) => reason === 'coupon_used_up')).toHaveLength(49);
-    const withCoupon = await first.database.db.select().from(orders).where(eq(orders.couponCode, code));
+    const withCoupon = await two.first.database.db.select().from(orders).where(eq(orders.couponCode, code));
     expect(withCoupon).toHaveLength(3);
   });
 
   it('holds an account’s cap when one buyer sends the same coupon from both instances at once', async () => {
-    const owner = await signedInStaff(first.app, first.database, 'owner');
+    const owner = await signedInStaff(two.first.app, two.first.database, 'owner');
     const code = newCode('EACH');
     await owner.call('POST', '/coupons', { code, kind: 'fixed', value: 100, max_uses_per_user: 1 });
-    const { token } = await signedInUser(first.database);
+    const { token } = await signedInUser(two.first.database);
     const web = (app: FastifyInstance) => buyerCall(() => app);
     const replies = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        web(i % 2 === 0 ? first.app : second.app)(
+        web(i % 2 === 0 ? two.first.app : two.second.app)(
           '/web/order/create',
           { period: 'month', connections: 1, pay_method: 'card', coupon_code: code },
           token,
@@ -429,7 +410,7 @@ describe.runIf(testDatabaseKind === 'postgres')('a coupon’s caps on two instan
     );
     // Each order replaces the one before; at most one holds the use at any time.
     expect(replies.every((reply) => [200, 400].includes(reply.json().code))).toBe(true);
-    const open = await first.database.db.select().from(orders).where(eq(orders.couponCode, code));
+    const open = await two.first.database.db.select().from(orders).where(eq(orders.couponCode, code));
     expect(open.filter((row) => row.status === 'unpaid')).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { toUnixSeconds } from '@skyway/shared/dates';
 import { applyPurchase, DAY_SECONDS, PERIODS } from '@skyway/shared/plans';
 import {
@@ -15,12 +15,11 @@ import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
 import {
   newClientAddress,
   signedInUser,
-  startTestApp,
-  type TestApp,
   useTestApp,
+  useTwoTestApps,
   webCaller,
 } from '../../testing/test-app.ts';
-import { openTwoInstances, testDatabaseKind } from '../../testing/test-database.ts';
+import { testDatabaseKind } from '../../testing/test-database.ts';
 import { hashRedeemCode, newRedeemCodes } from './codes.ts';
 
 type Grant =
@@ -414,28 +413,15 @@ describe('redeem codes', () => {
 });
 
 describe.runIf(testDatabaseKind === 'postgres')('redeem codes on two instances', () => {
-  let instances: Awaited<ReturnType<typeof openTwoInstances>>;
-  let first: TestApp;
-  let second: TestApp;
-
-  beforeAll(async () => {
-    instances = await openTwoInstances();
-    first = await startTestApp({}, undefined, instances.first);
-    second = await startTestApp({}, undefined, instances.second);
-  });
-  afterAll(async () => {
-    await first?.app.close();
-    await second?.app.close();
-    await instances?.close();
-  });
+  const two = useTwoTestApps();
 
   it('redeems a code once under 20 concurrent tries through two instances', async () => {
-    const owner = await signedInStaff(first.app, first.database, 'owner');
+    const owner = await signedInStaff(two.first.app, two.first.database, 'owner');
     const batch = await createBatch(owner, 1, { kind: 'days', days: 30 });
-    const accounts = await Promise.all(Array.from({ length: 20 }, () => customer(first.database)));
+    const accounts = await Promise.all(Array.from({ length: 20 }, () => customer(two.first.database)));
     const replies = await Promise.all(
       accounts.map((account, n) =>
-        (n % 2 ? second : first).app.inject({
+        (n % 2 ? two.second : two.first).app.inject({
           method: 'POST',
           url: '/web/redeem',
           payload: { code: batch.codes[0] },
@@ -445,12 +431,12 @@ describe.runIf(testDatabaseKind === 'postgres')('redeem codes on two instances',
       ),
     );
     expect(replies.map((reply) => reply.statusCode).sort()).toEqual([200, ...Array(19).fill(400)]);
-    const ledger = await first.database.db
+    const ledger = await two.first.database.db
       .select()
       .from(expiryLedger)
       .where(eq(expiryLedger.reason, 'redeem_code'));
     expect(ledger).toHaveLength(1);
-    const made = await first.database.db.select().from(orders).where(eq(orders.payMethod, 'redeem_code'));
+    const made = await two.first.database.db.select().from(orders).where(eq(orders.payMethod, 'redeem_code'));
     expect(made).toHaveLength(1);
   });
 });
