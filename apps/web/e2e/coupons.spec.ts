@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { formatYuan } from '@skyway/shared/money';
 import { E2E_COUPON } from '../../server/src/testing/journey-fixtures.ts';
 import { monthlyPrice } from './checkout.ts';
@@ -13,17 +13,11 @@ const applyButton = (page: Page) =>
   page.getByRole('button', { name: new RegExp(`^${[...zh('coupon.apply')].join(' ?')}$`) });
 
 test.describe('a coupon on the buy page, in Chinese', () => {
-  test('a buyer applies a coupon, sees the price before and after, and pays the discounted price', async ({
-    page,
-    request,
-    consoleErrors,
-  }) => {
-    // The refusal of the unknown code is a 400 reply, which the browser logs.
-    consoleErrors.allow(/\/web\/coupon\/check/);
+  /** A new buyer on the buy page with a month for one connection chosen: its price. */
+  async function monthForOne(page: Page, request: APIRequestContext) {
     await useLanguage(page, 'zh');
     await signInAs(page, await freshAccount(request));
     const price = await monthlyPrice(request);
-    const discount = Math.floor((price * E2E_COUPON.percent * 100 + 5_000) / 10_000);
     await page.goto('/buy');
     await page.getByRole('radio', { name: new RegExp(zh('plans.names.month')) }).check();
     const connections = page.getByLabel(zh('connections.label'));
@@ -31,13 +25,31 @@ test.describe('a coupon on the buy page, in Chinese', () => {
     await connections.fill('1');
     await connections.blur();
     await expect(page.getByTestId('buy-total')).toHaveText(formatYuan(price));
+    return price;
+  }
 
-    // A code that does not exist: the reason in Chinese, beside the field, and nothing taken off.
+  test('a code that does not exist is refused with the reason in Chinese, and nothing is taken off', async ({
+    page,
+    request,
+    consoleErrors,
+  }) => {
+    // The refusal is a 400 reply, which the browser logs.
+    consoleErrors.allow(/\/web\/coupon\/check/);
+    const price = await monthForOne(page, request);
     const field = page.getByLabel(zh('coupon.label'));
     await field.fill('NOPE-NOPE');
     await applyButton(page).click();
     await expect(page.getByText('优惠码不存在，请检查是否输入正确')).toBeVisible();
     await expect(page.getByTestId('buy-total')).toHaveText(formatYuan(price));
+  });
+
+  test('a buyer applies a coupon, sees the price before and after, and pays the discounted price', async ({
+    page,
+    request,
+  }) => {
+    const price = await monthForOne(page, request);
+    const discount = Math.floor((price * E2E_COUPON.percent * 100 + 5_000) / 10_000);
+    const field = page.getByLabel(zh('coupon.label'));
 
     // The real code, typed in small letters.
     await field.fill(E2E_COUPON.code.toLowerCase());

@@ -39,7 +39,8 @@ export function CouponField({ applied, check, refusal, checking, onApply, onRemo
           onChange={(event) => setTyped(event.target.value)}
           onPressEnter={() => code && onApply(code)}
         />
-        <Button onClick={() => onApply(code)} disabled={!code} loading={checking}>
+        {/* Busy only for the code being checked: another code typed since can always be applied. */}
+        <Button onClick={() => onApply(code)} disabled={!code} loading={checking && code === applied}>
           {t('coupon.apply')}
         </Button>
       </Space.Compact>
