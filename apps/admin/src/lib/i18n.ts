@@ -1,24 +1,13 @@
-import i18next, { type BackendModule, type Namespace, type ResourceKey } from 'i18next';
+import i18next, { type Namespace, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { localeFilesBackend } from '@skyway/shared/locale-files';
 import { isLanguage, LANGUAGES, type Language } from '@skyway/shared/languages';
 
 // A namespace per feature, plus common for the app, the shared components and lib/: each is fetched
 // on first use, for the current language only.
 const files = import.meta.glob<ResourceKey>('../locales/*/*.json', { import: 'default' });
 
-const localeFiles: BackendModule = {
-  type: 'backend',
-  init() {},
-  read(language, namespace, callback) {
-    const path = `../locales/${language}/${namespace}.json`;
-    const load = files[path];
-    if (!load) return callback(new Error(`No translations at ${path}`), false);
-    load().then(
-      (resources) => callback(null, resources),
-      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
-    );
-  },
-};
+const localeFiles = localeFilesBackend(files, '../locales');
 
 /** Every namespace, named by the English files (the reference). */
 export const NAMESPACES = Object.keys(files)

@@ -1,24 +1,13 @@
 import { LANGUAGES, type Language } from '@skyway/shared/languages';
-import i18next, { type BackendModule, type ResourceKey } from 'i18next';
+import i18next, { type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { localeFilesBackend } from '@skyway/shared/locale-files';
 
 // Every namespace, common included, is fetched on first use, for the current language only: the
 // entry carries no translations, and a page's texts come with its code (lib/lazy-page.ts).
 const files = import.meta.glob<ResourceKey>('../locales/*/*.json', { import: 'default' });
 
-const localeFiles: BackendModule = {
-  type: 'backend',
-  init() {},
-  read(language, namespace, callback) {
-    const path = `../locales/${language}/${namespace}.json`;
-    const load = files[path];
-    if (!load) return callback(new Error(`No translations at ${path}`), false);
-    load().then(
-      (resources) => callback(null, resources),
-      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
-    );
-  },
-};
+const localeFiles = localeFilesBackend(files, '../locales');
 
 export const i18n = i18next.createInstance();
 
