@@ -178,28 +178,16 @@ describe('the inactive-accounts job', () => {
     }
   });
 
-  it('cancels the warning of an account that signed in after it', async () => {
-    const returning = await account({ createdDaysAgo: 200 });
+  it.each([
+    ['signed in after it', { lastLoginAt: daysAfter(T0, 2) }],
+    ['got access without signing in', { expireAt: daysAfter(T0, 31) }],
+  ])('cancels the warning of an account that %s', async (_, change) => {
+    const warned = await account({ createdDaysAgo: 200 });
     await run(T0);
-    await database.db
-      .update(users)
-      .set({ lastLoginAt: daysAfter(T0, 2) })
-      .where(eq(users.id, returning.id));
+    await database.db.update(users).set(change).where(eq(users.id, warned.id));
 
     expect(await run(daysAfter(T0, 7))).toMatchObject({ revoked: 0, cleared: 1 });
-    expect(await reload(returning)).toMatchObject({ inactiveWarnedAt: null, revokedAt: null });
-  });
-
-  it('cancels the warning of an account that got access without signing in', async () => {
-    const renewed = await account({ createdDaysAgo: 200 });
-    await run(T0);
-    await database.db
-      .update(users)
-      .set({ expireAt: daysAfter(T0, 31) })
-      .where(eq(users.id, renewed.id));
-
-    expect(await run(daysAfter(T0, 7))).toMatchObject({ revoked: 0, cleared: 1 });
-    expect(await reload(renewed)).toMatchObject({ inactiveWarnedAt: null, revokedAt: null });
+    expect(await reload(warned)).toMatchObject({ inactiveWarnedAt: null, revokedAt: null });
   });
 
   it('records the last run in job_runs', async () => {

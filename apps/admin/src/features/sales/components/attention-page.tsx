@@ -1,5 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Badge, Button, Card, Space, Spin, Table, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Badge,
+  Button,
+  Card,
+  Space,
+  Spin,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Typography,
+} from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -23,6 +35,24 @@ type Discrepancy = Attention['traffic'][number];
 
 const bytesMoved = (moved: { upload: number; download: number }) =>
   `↑ ${formatBytes(moved.upload)} · ↓ ${formatBytes(moved.download)}`;
+
+/** A section's rows, all of them (the call caps each list), scrolling sideways below `width`. */
+function SectionRows<T extends { id: string | number }>(props: {
+  rows: T[];
+  columns: TableColumnsType<T>;
+  width: number;
+}) {
+  return (
+    <Table<T>
+      rowKey="id"
+      size="small"
+      pagination={false}
+      dataSource={props.rows}
+      columns={props.columns}
+      scroll={{ x: props.width }}
+    />
+  );
+}
 
 function Section(props: { title: string; count: number; testId: string; children: React.ReactNode }) {
   return (
@@ -113,14 +143,7 @@ export function AttentionPage() {
     }
   };
   const paymentTable = (rows: Payment[]) => (
-    <Table<Payment>
-      rowKey="id"
-      size="small"
-      pagination={false}
-      dataSource={rows}
-      columns={paymentColumns}
-      scroll={{ x: 1100 }}
-    />
+    <SectionRows<Payment> rows={rows} columns={paymentColumns} width={1100} />
   );
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
@@ -132,12 +155,9 @@ export function AttentionPage() {
         {paymentTable(data.refunds)}
       </Section>
       <Section title={t('attentionNotices')} count={data.counts.notices} testId="attention-notices">
-        <Table<Notice>
-          rowKey="id"
-          size="small"
-          pagination={false}
-          dataSource={data.notices}
-          scroll={{ x: 900 }}
+        <SectionRows<Notice>
+          rows={data.notices}
+          width={900}
           columns={[
             { title: t('common:time'), dataIndex: 'created_at', render: when },
             {
@@ -172,12 +192,9 @@ export function AttentionPage() {
         />
       </Section>
       <Section title={t('attentionTraffic')} count={data.counts.traffic} testId="attention-traffic">
-        <Table<Discrepancy>
-          rowKey="id"
-          size="small"
-          pagination={false}
-          dataSource={data.traffic}
-          scroll={{ x: 800 }}
+        <SectionRows<Discrepancy>
+          rows={data.traffic}
+          width={800}
           columns={[
             { title: t('hour'), dataIndex: 'hour', render: when },
             { title: t('common:nodeName'), dataIndex: 'node_name' },
@@ -198,12 +215,9 @@ export function AttentionPage() {
         />
       </Section>
       <Section title={t('attentionMail')} count={data.counts.mail} testId="attention-mail">
-        <Table<FailedMail>
-          rowKey="id"
-          size="small"
-          pagination={false}
-          dataSource={data.mail}
-          scroll={{ x: 800 }}
+        <SectionRows<FailedMail>
+          rows={data.mail}
+          width={800}
           columns={[
             { title: t('common:time'), dataIndex: 'created_at', render: when },
             { title: t('common:to'), dataIndex: 'to' },
