@@ -108,6 +108,8 @@ describe('coupons', () => {
       });
       const list = (await call('/web/order/list', { page: 1, size: 5 }, token)).json().data.list;
       expect(list[0]).toMatchObject({ amount: 1999, discount: 501, coupon_code: code });
+      const staffList = (await owner.call('GET', `/orders?user_id=${row?.userId}`)).json().data.items;
+      expect(staffList).toMatchObject([{ amount: 1999, discount: 501, coupon_code: code }]);
     });
 
     it('never takes a price below zero, and a free order is paid at once without a gateway', async () => {

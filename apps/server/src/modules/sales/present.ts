@@ -34,6 +34,8 @@ export function presentOrder(
     period: order.period,
     connections: order.connections,
     amount: order.amount,
+    coupon_code: order.couponCode,
+    discount: order.discount,
     currency: order.currency,
     pay_method: order.payMethod,
     provider: order.provider,

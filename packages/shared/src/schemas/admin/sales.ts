@@ -30,6 +30,9 @@ export const adminOrderSchema = z.object({
   period: z.string(),
   connections: z.number().int(),
   amount: z.number().int(),
+  /** The coupon the buyer used (its code as they had it), and the fen it took off the price. */
+  coupon_code: z.string().nullable(),
+  discount: z.number().int(),
   currency: z.string(),
   pay_method: z.string(),
   provider: z.string(),

@@ -38,6 +38,13 @@ export function OrdersPage() {
       render: (_, order) => money(order.amount, order.currency),
       csv: (order) => (order.amount / 100).toFixed(2),
     },
+    {
+      title: t('coupon'),
+      dataIndex: 'coupon_code',
+      render: (code: string | null, order) =>
+        code ? t('couponUsed', { code, discount: money(order.discount, order.currency) }) : t('common:none'),
+      csv: (order) => order.coupon_code ?? '',
+    },
     { title: t('currency'), dataIndex: 'currency' },
     providerColumn(t('common:provider')),
     {
