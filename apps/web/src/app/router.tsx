@@ -29,6 +29,8 @@ const NodeStatusPage = lazyPage(
   'NodeStatusPage',
   'nodes',
 );
+const HelpPage = lazyPage(() => import('../features/help/components/help-page.tsx'), 'HelpPage', 'help');
+const HelpArticleRoute = lazyPage(() => import('./help-article-route.tsx'), 'HelpArticleRoute', 'help');
 const NotFoundPage = lazyPage(
   () => import('../features/not-found/components/not-found-page.tsx'),
   'NotFoundPage',
@@ -72,6 +74,8 @@ export const routes: RouteObject[] = [
           legalPage('service'),
           legalPage('use'),
           page('/login', <LoginPage />, LoginPage.preload),
+          page('/help', <HelpPage />, HelpPage.preload),
+          page('/help/:slug', <HelpArticleRoute />, HelpArticleRoute.preload),
         ],
       },
       {

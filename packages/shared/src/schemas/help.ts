@@ -34,3 +34,7 @@ export const helpSearchRequest = z.object({ q: z.string().trim().min(1).max(HELP
 export const helpSearchSchema = z.object({
   list: z.array(helpArticleSummarySchema.extend({ excerpt: z.string() })),
 });
+
+export type HelpList = z.infer<typeof helpListSchema>;
+export type HelpArticle = z.infer<typeof helpArticleSchema>;
+export type HelpSearchResults = z.infer<typeof helpSearchSchema>;
