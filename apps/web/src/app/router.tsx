@@ -29,8 +29,8 @@ const NodeStatusPage = lazyPage(
   'NodeStatusPage',
   'nodes',
 );
-const HelpPage = lazyPage(() => import('../features/help/components/help-page.tsx'), 'HelpPage', 'help');
-const HelpArticleRoute = lazyPage(() => import('./help-article-route.tsx'), 'HelpArticleRoute', 'help');
+const HelpRoute = lazyPage(() => import('./help-routes.tsx'), 'HelpRoute', 'help');
+const HelpArticleRoute = lazyPage(() => import('./help-routes.tsx'), 'HelpArticleRoute', 'help');
 const NotFoundPage = lazyPage(
   () => import('../features/not-found/components/not-found-page.tsx'),
   'NotFoundPage',
@@ -74,7 +74,7 @@ export const routes: RouteObject[] = [
           legalPage('service'),
           legalPage('use'),
           page('/login', <LoginPage />, LoginPage.preload),
-          page('/help', <HelpPage />, HelpPage.preload),
+          page('/help', <HelpRoute />, HelpRoute.preload),
           page('/help/:slug', <HelpArticleRoute />, HelpArticleRoute.preload),
         ],
       },

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { answer, ok, requestsTo } from '../test/network.ts';
 import { renderWithProviders } from '../test/render.tsx';
 import { signIn } from '../test/user-info.ts';
-import { HelpArticleRoute } from './help-article-route.tsx';
+import { HelpArticleRoute } from './help-routes.tsx';
 
 const OWN_URL = 'https://sub.example.com/s/own-token-1';
 
