@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { type HelpArticleRow, helpArticles } from '../../db/schema/index.ts';
 
@@ -17,6 +17,24 @@ export async function publishedArticle(db: Database, slug: string): Promise<Help
     .from(helpArticles)
     .where(and(eq(helpArticles.slug, slug), eq(helpArticles.published, true)));
   return row;
+}
+
+/** The published articles among these ids. */
+export async function publishedArticlesIn(db: Database, ids: string[]): Promise<HelpArticleRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(helpArticles)
+    .where(and(inArray(helpArticles.id, ids), eq(helpArticles.published, true)));
+}
+
+/** When each published article last changed: what a search index compares its own copy with. */
+export async function publishedVersions(db: Database): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ id: helpArticles.id, updatedAt: helpArticles.updatedAt })
+    .from(helpArticles)
+    .where(eq(helpArticles.published, true));
+  return new Map(rows.map((row) => [row.id, row.updatedAt.getTime()]));
 }
 
 /** Every article, for the back office, in the order customers see them. */

@@ -14,7 +14,7 @@ import { AppError } from '../../http/errors.ts';
 import { requestLanguage } from '../../http/language.ts';
 import { renderArticle } from './render.ts';
 import { publishedArticle, publishedArticles } from './repository.ts';
-import { searchArticles } from './search.ts';
+import { prepareHelpIndex, searchArticles } from './search.ts';
 
 /** Whether the caller, if signed in, has access now: the sections for those with access follow it. */
 const hasAccessNow = (request: FastifyRequest, now: Date) =>
@@ -24,6 +24,14 @@ const hasAccessNow = (request: FastifyRequest, now: Date) =>
 export async function helpRoutes(app: FastifyInstance, options: { db: Database; siteName: string }) {
   const { db, siteName } = options;
   const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  // The search's index is built once the app is ready rather than by the first search; should that
+  // fail, the first search builds it.
+  app.addHook('onReady', async () => {
+    prepareHelpIndex(db, siteName).catch((error: unknown) =>
+      app.log.debug({ err: error }, 'help search index not built at start'),
+    );
+  });
 
   routes.post(
     '/web/help/list',

@@ -61,9 +61,24 @@ function excerptOf(text: string, query: string): string {
 
 export interface HelpSearchIndex {
   search(query: string, language: Language): HelpMatch[];
+  /** When each indexed article was last changed (ms), by id. */
+  readonly versions: ReadonlyMap<string, number>;
+  /** Adds articles, or replaces them with their new text. */
+  upsert(rows: HelpArticleRow[]): void;
+  remove(ids: string[]): void;
 }
 
-/** An index of the published articles, one entry per article and language. */
+const entriesOf = (row: HelpArticleRow, siteName: string): Entry[] =>
+  LANGUAGES.map((language) => ({
+    id: `${row.id}:${language}`,
+    slug: row.slug,
+    category: row.category,
+    language,
+    title: row.title[language],
+    text: searchableText(row.body[language], siteName),
+  }));
+
+/** An index of published articles, one entry per article and language, changed in place. */
 export function buildSearchIndex(rows: HelpArticleRow[], siteName: string): HelpSearchIndex {
   const index = new MiniSearch<Entry>({
     fields: ['title', 'text'],
@@ -71,19 +86,25 @@ export function buildSearchIndex(rows: HelpArticleRow[], siteName: string): Help
     tokenize,
     processTerm: (term) => term,
   });
-  index.addAll(
-    rows.flatMap((row) =>
-      LANGUAGES.map((language) => ({
-        id: `${row.id}:${language}`,
-        slug: row.slug,
-        category: row.category,
-        language,
-        title: row.title[language],
-        text: searchableText(row.body[language], siteName),
-      })),
-    ),
-  );
+  const versions = new Map<string, number>();
+  const remove = (ids: string[]) => {
+    for (const id of ids) {
+      for (const language of LANGUAGES) {
+        if (index.has(`${id}:${language}`)) index.discard(`${id}:${language}`);
+      }
+      versions.delete(id);
+    }
+  };
+  const upsert = (changed: HelpArticleRow[]) => {
+    remove(changed.filter((row) => versions.has(row.id)).map((row) => row.id));
+    index.addAll(changed.flatMap((row) => entriesOf(row, siteName)));
+    for (const row of changed) versions.set(row.id, row.updatedAt.getTime());
+  };
+  upsert(rows);
   return {
+    versions,
+    upsert,
+    remove,
     search(query, language) {
       const found = index.search(query, {
         filter: (result) => result.language === language,
