@@ -247,6 +247,19 @@ describe('help center', () => {
 describe.runIf(testDatabaseKind === 'postgres')('help search on two instances', () => {
   const two = useTwoTestApps();
 
+  it('gives a slug to one of two members writing it at once, and a 409 to the other', async () => {
+    const owner = await signedInStaff(two.first.app, two.first.database, 'owner');
+    const other = await signedInStaff(two.second.app, two.second.database, 'admin');
+    const same = fields('Same address.');
+    const replies = await Promise.all([
+      owner.call('POST', '/help/articles', same),
+      other.call('POST', '/help/articles', same),
+    ]);
+    expect(replies.map((reply) => reply.statusCode).sort()).toEqual([200, 409]);
+    const refused = replies.find((reply) => reply.statusCode === 409);
+    expect(refused?.json().data).toMatchObject({ reason: 'help_slug_taken', field: 'slug' });
+  });
+
   it("finds an article written on one instance through the other's search within seconds", async () => {
     const owner = await signedInStaff(two.first.app, two.first.database, 'owner');
     const secondWeb = webCaller(() => two.second.app, newClientAddress);

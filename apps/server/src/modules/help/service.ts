@@ -62,6 +62,9 @@ async function changing(
       );
       return after;
     });
+  } catch (error) {
+    if (slugTakenMeanwhile(error)) throw new AppError(409, 'help_slug_taken', { field: 'slug' });
+    throw error;
   } finally {
     forgetHelpIndex(db);
   }
@@ -72,6 +75,16 @@ async function lockedOrMissing(tx: Database, id: string): Promise<HelpArticleRow
   if (!row) throw new AppError(404, 'not_found');
   return row;
 }
+
+/** A slug taken between our check and the write (two members at once): PostgreSQL's unique key. */
+const slugTakenMeanwhile = (error: unknown): boolean => {
+  const causes = [error, (error as { cause?: unknown } | null)?.cause];
+  return causes.some(
+    (cause) =>
+      (cause as { code?: string } | null)?.code === '23505' &&
+      String((cause as { constraint?: string }).constraint ?? '').startsWith('help_articles_slug'),
+  );
+};
 
 async function refuseTakenSlug(tx: Database, slug: string, exceptId: string | null): Promise<void> {
   if (await slugTaken(tx, slug, exceptId)) throw new AppError(409, 'help_slug_taken', { field: 'slug' });

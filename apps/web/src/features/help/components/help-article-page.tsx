@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { ApiError } from '@skyway/shared/api-error';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PageSpinner } from '../../../components/page-spinner.tsx';
@@ -20,7 +21,17 @@ export function HelpArticlePage({ deviceLinks }: { deviceLinks: ComponentType })
         ← {t('back')}
       </Link>
       {article.isPending && <PageSpinner />}
-      {article.isError && <p className="help-article__missing">{t('notFound')}</p>}
+      {article.isError &&
+        (article.error instanceof ApiError && article.error.code === 404 ? (
+          <p className="help-article__missing">{t('notFound')}</p>
+        ) : (
+          <p className="help__failed">
+            {t('failed')}{' '}
+            <button type="button" className="help__retry" onClick={() => void article.refetch()}>
+              {t('retry')}
+            </button>
+          </p>
+        ))}
       {article.data && (
         <>
           <h1 className="help__title">{article.data.title}</h1>

@@ -2,7 +2,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import type { HelpArticle } from '@skyway/shared/schemas/help';
 import { describe, expect, it } from 'vitest';
 import { i18n } from '../../../lib/i18n.ts';
-import { answer, ok, refused, requestsTo, sentTo } from '../../../test/network.ts';
+import { answer, noReply, ok, refused, requestsTo, sentTo } from '../../../test/network.ts';
 import { renderWithProviders } from '../../../test/render.tsx';
 import { signIn } from '../../../test/user-info.ts';
 import { HelpArticlePage } from './help-article-page.tsx';
@@ -133,5 +133,15 @@ describe('the help center', () => {
     } finally {
       await i18n.changeLanguage('en');
     }
+  });
+
+  it('offers to try again when the article could not be fetched, and shows it once it can', async () => {
+    answer('/web/help/article', noReply);
+    await renderArticle();
+    const retry = await screen.findByRole('button', { name: 'Try again' });
+    expect(screen.queryByText('This article does not exist or is no longer published.')).toBeNull();
+    answer('/web/help/article', ok(ARTICLE));
+    fireEvent.click(retry);
+    expect(await screen.findByRole('heading', { name: 'FlClash tutorial' })).toBeTruthy();
   });
 });
