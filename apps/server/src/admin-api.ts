@@ -15,6 +15,7 @@ import { gatewayAdminRoutes } from './modules/gateways/admin-routes.ts';
 import { settingsRoutes } from './modules/configuration/routes.ts';
 import { nodeRoutes } from './modules/nodes/routes.ts';
 import { noticeAdminRoutes } from './modules/notices/admin-routes.ts';
+import { helpAdminRoutes } from './modules/help/admin-routes.ts';
 import { redeemAdminRoutes } from './modules/redeem-codes/admin-routes.ts';
 import { salesRoutes } from './modules/sales/routes.ts';
 import { staffRoutes } from './modules/staff/routes.ts';
@@ -70,6 +71,7 @@ export async function adminApi(
   await app.register(salesRoutes, { db, provider: options.provider, gateways: options.gateways });
   await app.register(nodeRoutes, { db });
   await app.register(noticeAdminRoutes, { db });
+  await app.register(helpAdminRoutes, { db, siteName });
   await app.register(auditRoutes, { db });
   await app.register(gatewayAdminRoutes, { db, secretsKey: options.secretsKey });
   await app.register(couponAdminRoutes, { db });

@@ -54,6 +54,19 @@ describe('the audit log covers every changing route of the back office', () => {
       .id as string;
   const announcement = async () =>
     (await owner.call('POST', '/announcements', NOTICE)).json().data.id as string;
+  let articles = 0;
+  const helpArticle = () => {
+    articles += 1;
+    return {
+      slug: `audit-probe-${articles}-${Date.now()}`,
+      category: 'troubleshooting',
+      position: 0,
+      title: { en: 'Probe', zh: '探测', tw: '探測' },
+      body: { en: 'Body.', zh: '正文。', tw: '正文。' },
+    };
+  };
+  const article = async () =>
+    (await owner.call('POST', '/help/articles', helpArticle())).json().data.id as string;
   const gateway = async () => (await owner.call('POST', '/gateways', EPAY_GATEWAY)).json().data.id as string;
   const coupon = async () =>
     (await owner.call('POST', '/coupons', { kind: 'percent', value: 10 })).json().data.id as string;
@@ -68,9 +81,9 @@ describe('the audit log covers every changing route of the back office', () => {
   const SESSION_ROUTES = ['POST /session', 'POST /session/second-factor', 'DELETE /session'];
   /**
    * Posted for the size of what they read, or to ask a gateway something, and changing nothing: a
-   * notice's preview, a gateway's key test.
+   * notice's or a help article's preview, a gateway's key test.
    */
-  const READING_ROUTES = ['POST /announcements/preview', 'POST /gateways/{id}/test'];
+  const READING_ROUTES = ['POST /announcements/preview', 'POST /help/preview', 'POST /gateways/{id}/test'];
 
   const probes: Record<string, Probe> = {
     'POST /setup/{token}': async () => {
@@ -220,6 +233,15 @@ describe('the audit log covers every changing route of the back office', () => {
     'DELETE /announcements/{id}': async () => {
       const id = await announcement();
       return () => owner.call('DELETE', `/announcements/${id}`);
+    },
+    'POST /help/articles': async () => () => owner.call('POST', '/help/articles', helpArticle()),
+    'PATCH /help/articles/{id}': async () => {
+      const id = await article();
+      return () => owner.call('PATCH', `/help/articles/${id}`, { published: true });
+    },
+    'DELETE /help/articles/{id}': async () => {
+      const id = await article();
+      return () => owner.call('DELETE', `/help/articles/${id}`);
     },
     'POST /redeem-batches': async () => () =>
       owner.call('POST', '/redeem-batches', {

@@ -51,6 +51,15 @@ describe('the permission matrix, cell by cell through the routes', () => {
         title: { en: 'Probe', zh: '探测', tw: '探測' },
         body: { en: 'A draft.', zh: '草稿。', tw: '草稿。' },
       }),
+    'help.view': (m) => m.call('GET', '/help/articles'),
+    'help.edit': (m) =>
+      m.call('POST', '/help/articles', {
+        slug: `probe-${m.role}`,
+        category: 'troubleshooting',
+        position: 0,
+        title: { en: 'Probe', zh: '探测', tw: '探測' },
+        body: { en: 'A draft.', zh: '草稿。', tw: '草稿。' },
+      }),
     'jobs.view': (m) => m.call('GET', '/jobs'),
     'orders.view': (m) => m.call('GET', '/orders?status=paid'),
     'payments.refund': async (m) =>

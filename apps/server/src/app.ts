@@ -11,6 +11,7 @@ import { accountRoutes } from './modules/accounts/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { nodeStatusRoutes } from './modules/nodes/customer-routes.ts';
 import { noticeRoutes } from './modules/notices/routes.ts';
+import { helpRoutes } from './modules/help/routes.ts';
 import { createNodeEvents } from './modules/node-api/events.ts';
 import { nodeApiRoutes } from './modules/node-api/routes.ts';
 import { uniproxyRoutes } from './modules/uniproxy/routes.ts';
@@ -171,6 +172,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(accountRoutes, { db, mailer, counters });
   await app.register(invitationRoutes, { db });
   await app.register(noticeRoutes, { db });
+  await app.register(helpRoutes, { db, siteName: config.siteName });
   const subscriptionKey = loadSubscriptionKey(config);
   // Where the site is, for links in mail sent by jobs (no request to take it from).
   const siteOrigin = config.payments.publicUrl ?? `http://localhost:${config.port}`;

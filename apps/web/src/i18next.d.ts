@@ -4,6 +4,7 @@ import type buy from './locales/en/buy.json';
 import type common from './locales/en/common.json';
 import type devices from './locales/en/devices.json';
 import type download from './locales/en/download.json';
+import type help from './locales/en/help.json';
 import type invitations from './locales/en/invitations.json';
 import type legal from './locales/en/legal.json';
 import type legalPrivacy from './locales/en/legal-privacy.json';
@@ -29,6 +30,7 @@ declare module 'i18next' {
       common: typeof common;
       devices: typeof devices;
       download: typeof download;
+      help: typeof help;
       invitations: typeof invitations;
       legal: typeof legal;
       'legal-privacy': typeof legalPrivacy;

@@ -71,6 +71,8 @@ export const REASONS = [
   // Notices: publishing one whose expiry has passed; taking down one that is not showing.
   'notice_expired',
   'notice_not_published',
+  // Help articles: each has an address (slug) of its own.
+  'help_slug_taken',
   // Refunds and the attention queue: a payment of another provider than the one configured (or of
   // one without a refund API); a payment refunded already; the provider's no; an item already closed;
   // a payment recorded as refunded outside that its provider can refund from here.

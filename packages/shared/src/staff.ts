@@ -49,6 +49,10 @@ export const PERMISSIONS = {
   'notices.view': ['owner', 'admin', 'support', 'finance', 'viewer'],
   /** Write, publish, take down and delete notices. */
   'notices.edit': ['owner', 'admin', 'support'],
+  /** The help center's articles, published or not. */
+  'help.view': ['owner', 'admin', 'support', 'finance', 'viewer'],
+  /** Write, order, publish and delete help articles. */
+  'help.edit': ['owner', 'admin', 'support'],
   /** The payment gateways: add, change, turn on or off, test their keys. */
   'gateways.edit': ['owner', 'finance'],
   /** Coupons: list, create, change, pause, resume and end them. */

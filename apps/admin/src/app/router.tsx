@@ -98,6 +98,14 @@ export const router = createBrowserRouter(
           ),
         },
         {
+          path: 'help',
+          lazy: page(
+            () => import('../features/help/components/help-articles-page.tsx'),
+            'HelpArticlesPage',
+            'help',
+          ),
+        },
+        {
           path: 'settings',
           lazy: page(
             () => import('../features/settings/components/settings-page.tsx'),

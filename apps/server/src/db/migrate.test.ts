@@ -33,6 +33,7 @@ describe('migrations', () => {
       'expiry_ledger',
       'expiry_reminders',
       'gateways',
+      'help_articles',
       'inbounds',
       'invite_rewards',
       'job_run_log',

@@ -82,6 +82,7 @@ const en: Catalogue = {
   mail_not_retryable: 'Only a failed message whose content is still kept can be sent again',
   mail_not_cancellable: 'Only a message that is still waiting can be cancelled',
   notice_expired: 'This notice has expired: give it a later expiry time first',
+  help_slug_taken: 'Another article already has this address',
   notice_not_published: 'Only a notice that is showing can be taken down',
   refund_unavailable:
     'This payment cannot be refunded from here: refund it at its provider or gateway, then record it as refunded outside',
@@ -169,6 +170,7 @@ const zh: Catalogue = {
   mail_not_retryable: '只有内容仍被保留的失败邮件才能重新发送',
   mail_not_cancellable: '只有仍在等待发送的邮件才能取消',
   notice_expired: '该公告已过期：请先设置更晚的过期时间',
+  help_slug_taken: '已有文章使用此地址',
   notice_not_published: '只有正在展示的公告才能下线',
   refund_unavailable: '此付款无法在这里退款：请在支付渠道或网关处退款，然后登记为已在外部退款',
   refund_through_provider: '此付款可以在这里退款：请直接退款，而不是登记',
@@ -254,6 +256,7 @@ const tw: Catalogue = {
   mail_not_retryable: '只有內容仍被保留的失敗郵件才能重新寄送',
   mail_not_cancellable: '只有仍在等待寄送的郵件才能取消',
   notice_expired: '此公告已過期：請先設定更晚的過期時間',
+  help_slug_taken: '已有文章使用此網址',
   notice_not_published: '只有正在展示的公告才能下架',
   refund_unavailable: '此付款無法在這裡退款：請在金流或閘道處退款，然後登記為已在外部退款',
   refund_through_provider: '此付款可以在這裡退款：請直接退款，而不是登記',

@@ -7,11 +7,16 @@ describe('guardRedirect, signed out', () => {
     (path) => expect(guardRedirect(path, false)).toBeNull(),
   );
 
+  it.each(['/help', '/help/flclash', '/Help/Cannot-Connect/'])(
+    'lets a visitor open the help center at %s (PRODUCT.md section 10)',
+    (path) => expect(guardRedirect(path, false)).toBeNull(),
+  );
+
   it.each(['/', '/website'])('lets a visitor open %s, which only redirects to /download', (path) =>
     expect(guardRedirect(path, false)).toBeNull(),
   );
 
-  it.each(['/buy', '/order', '/invite', '/backstage', '/404', '/nope', '/download/extra'])(
+  it.each(['/buy', '/order', '/invite', '/backstage', '/404', '/nope', '/download/extra', '/helpful'])(
     'sends a visitor of %s to /login',
     (path) => expect(guardRedirect(path, false)).toBe('/login'),
   );

@@ -29,6 +29,8 @@ const NodeStatusPage = lazyPage(
   'NodeStatusPage',
   'nodes',
 );
+const HelpRoute = lazyPage(() => import('./help-routes.tsx'), 'HelpRoute', 'help');
+const HelpArticleRoute = lazyPage(() => import('./help-routes.tsx'), 'HelpArticleRoute', 'help');
 const NotFoundPage = lazyPage(
   () => import('../features/not-found/components/not-found-page.tsx'),
   'NotFoundPage',
@@ -72,6 +74,8 @@ export const routes: RouteObject[] = [
           legalPage('service'),
           legalPage('use'),
           page('/login', <LoginPage />, LoginPage.preload),
+          page('/help', <HelpRoute />, HelpRoute.preload),
+          page('/help/:slug', <HelpArticleRoute />, HelpArticleRoute.preload),
         ],
       },
       {

@@ -10,12 +10,13 @@ import './website-layout.css';
 
 const NAV_ITEMS = [
   { to: '/download', label: 'nav.download' },
+  { to: '/help', label: 'nav.help' },
   { to: '/privacy', label: 'nav.privacy' },
   { to: '/service', label: 'nav.service' },
   { to: '/use', label: 'nav.use' },
 ] as const;
 
-const LEGAL_ITEMS = NAV_ITEMS.slice(1);
+const LEGAL_ITEMS = NAV_ITEMS.slice(2);
 
 /** True once the page has scrolled past the element's own height (spec section 2). */
 function useScrolledPast(element: RefObject<HTMLElement | null>): boolean {

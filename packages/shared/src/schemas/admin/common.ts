@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '../../languages.ts';
 
 /** Times in the back office's API are ISO 8601 strings in UTC; null where there is none. */
 export const isoTime = z.iso.datetime();
@@ -13,3 +14,12 @@ export const uuidParams = z.object({ id: z.uuid() });
 
 /** Past this many matches a long list says "more than" rather than counting them all. */
 export const COUNT_CAP = 10_000;
+
+/** A text in each of the site's languages, each checked by `text`. */
+export const inEachLanguage = <Text extends z.ZodType>(text: Text) =>
+  z.object(
+    Object.fromEntries(LANGUAGES.map((language) => [language, text])) as Record<
+      (typeof LANGUAGES)[number],
+      Text
+    >,
+  );

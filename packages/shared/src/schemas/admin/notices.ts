@@ -1,15 +1,6 @@
 import { z } from 'zod';
-import { LANGUAGES } from '../../languages.ts';
 import { NOTICE_AUDIENCES, NOTICE_BODY_MAX, NOTICE_STATES, NOTICE_TITLE_MAX } from '../../notices.ts';
-import { isoTime } from './common.ts';
-
-const inEachLanguage = <Text extends z.ZodType>(text: Text) =>
-  z.object(
-    Object.fromEntries(LANGUAGES.map((language) => [language, text])) as Record<
-      (typeof LANGUAGES)[number],
-      Text
-    >,
-  );
+import { inEachLanguage, isoTime } from './common.ts';
 
 const title = z.string().trim().min(1).max(NOTICE_TITLE_MAX);
 const body = z.string().trim().min(1).max(NOTICE_BODY_MAX);

@@ -1,11 +1,15 @@
 import { useState } from 'react';
-import { Card, Segmented, Select } from 'antd';
+import { Card, Segmented, Select, Space } from 'antd';
 import { DEVICE_PLATFORMS, type DevicePlatform } from '@skyway/shared/devices';
+import { helpPath, TUTORIAL_FOR_PLATFORM } from '@skyway/shared/help';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MOBILE_QUERY, useMediaQuery } from '../../../lib/use-media-query.ts';
 
-/** Three steps per platform from an app to a working connection, the visitor's platform first shown. */
+/**
+ * Three steps per platform from an app to a working connection, the visitor's platform first shown,
+ * and the help center's tutorial of that platform's app.
+ */
 export function ConnectGuide({ initial }: { initial: DevicePlatform }) {
   const { t } = useTranslation('devices');
   const [platform, setPlatform] = useState<DevicePlatform>(initial);
@@ -32,7 +36,12 @@ export function ConnectGuide({ initial }: { initial: DevicePlatform }) {
           <li key={step}>{step}</li>
         ))}
       </ol>
-      <Link to="/download">{t('guide.download')}</Link>
+      <Space wrap size="middle">
+        <Link to={helpPath(TUTORIAL_FOR_PLATFORM[platform])} data-testid="connect-guide-tutorial">
+          {TUTORIAL_FOR_PLATFORM[platform] ? t('guide.tutorial') : t('guide.tutorials')}
+        </Link>
+        <Link to="/download">{t('guide.download')}</Link>
+      </Space>
     </Card>
   );
 }

@@ -1,17 +1,13 @@
-import { CopyOutlined, EditOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Descriptions, Input, QRCode, Space, Typography } from 'antd';
+import { EditOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Descriptions } from 'antd';
 import { formatBytes } from '@skyway/shared/bytes';
 import { formatDateTime } from '@skyway/shared/dates';
 import type { Device, DevicePlatform } from '@skyway/shared/devices';
-import { importLinksFor } from '@skyway/shared/import-links';
 import { useTranslation } from 'react-i18next';
 import { StatusTag } from '../../../components/status-tag.tsx';
-import { useCopy } from '../../../lib/use-copy.ts';
 import { useCountryName } from '../../../lib/country-name.ts';
 import { useDeviceName } from './device-name.ts';
-
-/** Large enough to scan from a phone held at a screen, small enough for a 375 px card. */
-const QR_SIZE = 148;
+import { DeviceImportButtons, DeviceLinkCopy, DeviceQrCode } from './device-link-parts.tsx';
 
 interface Props {
   device: Device;
@@ -48,9 +44,7 @@ function InUseElsewhere({ country, refusedAt }: { country: string | null; refuse
 /** One slot: its QR code, link, import buttons, facts, and its rename and reset actions. */
 export function DeviceCard({ device, visitorPlatform, siteName, onRename, onRegenerate }: Props) {
   const { t } = useTranslation('devices');
-  const copy = useCopy();
   const name = useDeviceName()(device);
-  const links = importLinksFor(device.url, `${siteName} · ${name}`, visitorPlatform);
 
   return (
     <Card
@@ -82,13 +76,7 @@ export function DeviceCard({ device, visitorPlatform, siteName, onRename, onRege
       )}
       <div className="device-card__top">
         <div className="device-card__qr">
-          <QRCode
-            value={device.url}
-            type="svg"
-            size={QR_SIZE}
-            bordered={false}
-            aria-label={t('qr', { name })}
-          />
+          <DeviceQrCode device={device} name={name} />
         </div>
         <Descriptions
           column={1}
@@ -118,22 +106,12 @@ export function DeviceCard({ device, visitorPlatform, siteName, onRename, onRege
           ]}
         />
       </div>
-      <Space.Compact block className="device-card__link">
-        <Input readOnly value={device.url} aria-label={t('link')} />
-        <Button type="primary" icon={<CopyOutlined />} onClick={() => void copy(device.url)}>
-          {t('copy')}
-        </Button>
-      </Space.Compact>
-      <div className="device-card__imports">
-        <Typography.Text type="secondary">{t('import')}</Typography.Text>
-        <Space wrap size="small">
-          {links.map((link) => (
-            <Button key={link.app} size="small" href={link.href}>
-              {link.app}
-            </Button>
-          ))}
-        </Space>
-      </div>
+      <DeviceLinkCopy device={device} />
+      <DeviceImportButtons
+        device={device}
+        title={`${siteName} · ${name}`}
+        visitorPlatform={visitorPlatform}
+      />
     </Card>
   );
 }

@@ -222,6 +222,16 @@ describe('DevicesPage', () => {
     fireEvent.click(screen.getByText('Android'));
     await screen.findByText(/Install FlClash, Clash Meta for Android/);
     expect(screen.getByRole('link', { name: /download page/ }).getAttribute('href')).toBe('/download');
+    // "How to connect" leads to the help center's tutorial of the chosen platform's app.
+    const tutorial = () => screen.getByTestId('connect-guide-tutorial');
+    expect(tutorial().getAttribute('href')).toBe('/help/flclash');
+    fireEvent.click(screen.getByText('iPhone / iPad'));
+    expect(tutorial().getAttribute('href')).toBe('/help/shadowrocket');
+    fireEvent.click(screen.getByText('Windows'));
+    expect(tutorial().getAttribute('href')).toBe('/help/clash-verge-rev');
+    fireEvent.click(screen.getByText('Other'));
+    expect(tutorial().getAttribute('href')).toBe('/help');
+    expect(tutorial().textContent).toBe('All tutorials in the help center');
   });
 
   it('on a phone, picks the guide’s platform from a list', async () => {
