@@ -11,6 +11,14 @@ export default defineConfig(({ command }) => {
   return {
     root: import.meta.dirname,
     plugins: [react()],
+    resolve: {
+      alias: {
+        'use-sync-external-store/shim': resolve(
+          import.meta.dirname,
+          'src/lib/use-sync-external-store-shim.ts',
+        ),
+      },
+    },
     build: {
       outDir: resolve(import.meta.dirname, 'dist'),
       emptyOutDir: true,

@@ -4,10 +4,17 @@ import { initReactI18next } from 'react-i18next';
 import { localeFilesBackend } from '@skyway/shared/locale-files';
 
 // Every namespace, common included, is fetched on first use, for the current language only: the
-// entry carries no translations, and a page's texts come with its code (lib/lazy-page.ts).
-const files = import.meta.glob<ResourceKey>('../locales/*/*.json', { import: 'default' });
+// entry carries no translations, and a page's texts come with its code (lib/lazy-page.ts). The entry
+// carries the loaders of the public pages' namespaces; the others' (the console's) come in a chunk
+// of their own, fetched with the first of them.
+const publicFiles = import.meta.glob<ResourceKey>(
+  '../locales/*/{common,download,login,legal,legal-privacy,legal-service,legal-use,help,app-store}.json',
+  { import: 'default' },
+);
 
-const localeFiles = localeFilesBackend(files, '../locales');
+const localeFiles = localeFilesBackend(publicFiles, '../locales', () =>
+  import('./all-locale-files.ts').then((module) => module.allLocaleFiles),
+);
 
 export const i18n = i18next.createInstance();
 
