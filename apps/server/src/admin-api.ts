@@ -18,6 +18,7 @@ import { noticeAdminRoutes } from './modules/notices/admin-routes.ts';
 import { redeemAdminRoutes } from './modules/redeem-codes/admin-routes.ts';
 import { salesRoutes } from './modules/sales/routes.ts';
 import { staffRoutes } from './modules/staff/routes.ts';
+import { ticketAdminRoutes } from './modules/tickets/admin-routes.ts';
 import type { GatewayProviders, PaymentProvider } from './modules/orders/provider.ts';
 import type { StaffDeps } from './modules/staff/service.ts';
 import { staffCookieFor } from './modules/staff/signed-in-staff.ts';
@@ -44,6 +45,8 @@ export async function adminApi(
     gateways: GatewayProviders;
     /** SECRETS_KEY: what the payment gateways' keys are sealed with. */
     secretsKey: Buffer | undefined;
+    /** Where the site is: links in mail that staff actions send point there. */
+    siteOrigin: string;
   },
 ): Promise<void> {
   const cookie = staffCookieFor(options.adminUrl);
@@ -74,6 +77,7 @@ export async function adminApi(
   await app.register(gatewayAdminRoutes, { db, secretsKey: options.secretsKey });
   await app.register(couponAdminRoutes, { db });
   await app.register(redeemAdminRoutes, { db });
+  await app.register(ticketAdminRoutes, { db, mailer, siteOrigin: options.siteOrigin });
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/openapi.json',

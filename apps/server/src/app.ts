@@ -11,6 +11,7 @@ import { accountRoutes } from './modules/accounts/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { nodeStatusRoutes } from './modules/nodes/customer-routes.ts';
 import { noticeRoutes } from './modules/notices/routes.ts';
+import { ticketRoutes } from './modules/tickets/routes.ts';
 import { createNodeEvents } from './modules/node-api/events.ts';
 import { nodeApiRoutes } from './modules/node-api/routes.ts';
 import { uniproxyRoutes } from './modules/uniproxy/routes.ts';
@@ -209,6 +210,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     publicUrl: config.payments.publicUrl,
   });
   await app.register(redeemRoutes, { db, counters });
+  await app.register(ticketRoutes, { db });
   await app.register(paymentRoutes, { db, config, counters });
   const jobs = scheduledJobs({
     config,
@@ -233,6 +235,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     provider,
     gateways,
     secretsKey: config.payments.secretsKey,
+    siteOrigin,
   });
 
   startJobs(app, db, jobs);
