@@ -29,6 +29,11 @@ const NodeStatusPage = lazyPage(
   'NodeStatusPage',
   'nodes',
 );
+const SupportPage = lazyPage(
+  () => import('../features/support/components/support-page.tsx'),
+  'SupportPage',
+  'support',
+);
 const NotFoundPage = lazyPage(
   () => import('../features/not-found/components/not-found-page.tsx'),
   'NotFoundPage',
@@ -87,6 +92,7 @@ export const routes: RouteObject[] = [
           page('/devices', <DevicesPage />, DevicesPage.preload),
           page('/invite', <InvitationsPage />, InvitationsPage.preload),
           page('/nodes', <NodeStatusPage />, NodeStatusPage.preload),
+          page('/support', <SupportPage />, SupportPage.preload),
           page('/404', <NotFoundPage />, NotFoundPage.preload),
         ],
       },
