@@ -90,6 +90,14 @@ export const router = createBrowserRouter(
           lazy: page(() => import('../features/nodes/components/nodes-page.tsx'), 'NodesPage', 'nodes'),
         },
         {
+          path: 'tickets',
+          lazy: page(
+            () => import('../features/tickets/components/tickets-page.tsx'),
+            'TicketsPage',
+            'tickets',
+          ),
+        },
+        {
           path: 'notices',
           lazy: page(
             () => import('../features/notices/components/notices-page.tsx'),
