@@ -31,7 +31,6 @@ export function useImagePicker() {
   const picker = (
     <Upload
       accept={TICKET_IMAGE_TYPES.join(',')}
-      listType="picture"
       multiple
       maxCount={TICKET_IMAGES_MAX}
       fileList={files}
