@@ -40,6 +40,8 @@ test('support answers a ticket from the queue, in Chinese', async ({ page, reque
   await signedInOwner(page, request);
   await page.evaluate(() => localStorage.setItem('skyway_admin_language', 'zh'));
   await page.reload();
+  // The dashboard counts the ticket among those waiting for staff.
+  await expect(page.getByText('近 30 天客服数据')).toBeVisible();
   await page.getByRole('menuitem', { name: '工单' }).click();
   await page.getByRole('button', { name: subject }).click();
 

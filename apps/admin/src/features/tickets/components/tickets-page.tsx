@@ -1,4 +1,4 @@
-import { Button, Card, Form, Input, InputNumber, Modal, Select, Space, Statistic, Tag } from 'antd';
+import { Button, Card, Form, Input, InputNumber, Modal, Select, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -11,31 +11,13 @@ import {
 } from '@skyway/shared/tickets';
 import { Forbidden } from '../../../components/forbidden.tsx';
 import { type ListColumn, PagedTable } from '../../../components/paged-table.tsx';
-import { duration, when } from '../../../lib/format.ts';
+import { when } from '../../../lib/format.ts';
 import { useCan } from '../../../lib/session.ts';
 import { useChange } from '../../../lib/use-change.ts';
 import { type StaffTicket, useTicketQueue } from '../api/list-tickets.ts';
 import { deleteSavedReply, SAVED_REPLIES_KEY, saveReply, useSavedReplies } from '../api/saved-replies.ts';
-import { useTicketTimes } from '../api/ticket-times.ts';
 import { TicketDrawer } from './ticket-drawer.tsx';
-
-/** The support figures of the last 30 days: tickets opened, waiting now, first-response and resolution medians. */
-export function TicketTimesCard() {
-  const { t } = useTranslation('tickets');
-  const times = useTicketTimes().data;
-  const seconds = (value: number | null | undefined) =>
-    value === null || value === undefined ? '—' : duration(Math.round(value));
-  return (
-    <Card size="small" title={t('timesTitle')}>
-      <Space size="large" wrap>
-        <Statistic title={t('opened')} value={times?.opened ?? '—'} />
-        <Statistic title={t('waitingNow')} value={times?.waiting ?? '—'} />
-        <Statistic title={t('firstResponse')} value={seconds(times?.first_response_median_seconds)} />
-        <Statistic title={t('resolution')} value={seconds(times?.resolution_median_seconds)} />
-      </Space>
-    </Card>
-  );
-}
+import { TicketTimesCard } from './ticket-times-card.tsx';
 
 function SavedRepliesDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation(['tickets', 'common']);
