@@ -8,6 +8,7 @@ import type jobs from './locales/en/jobs.json';
 import type mail from './locales/en/mail.json';
 import type nodes from './locales/en/nodes.json';
 import type notices from './locales/en/notices.json';
+import type tickets from './locales/en/tickets.json';
 import type redeem from './locales/en/redeem.json';
 import type sales from './locales/en/sales.json';
 import type session from './locales/en/session.json';
@@ -31,6 +32,7 @@ declare module 'i18next' {
       mail: typeof mail;
       nodes: typeof nodes;
       notices: typeof notices;
+      tickets: typeof tickets;
       redeem: typeof redeem;
       sales: typeof sales;
       session: typeof session;

@@ -19,6 +19,7 @@ import { helpAdminRoutes } from './modules/help/admin-routes.ts';
 import { redeemAdminRoutes } from './modules/redeem-codes/admin-routes.ts';
 import { salesRoutes } from './modules/sales/routes.ts';
 import { staffRoutes } from './modules/staff/routes.ts';
+import { ticketAdminRoutes } from './modules/tickets/admin-routes.ts';
 import type { GatewayProviders, PaymentProvider } from './modules/orders/provider.ts';
 import type { StaffDeps } from './modules/staff/service.ts';
 import { staffCookieFor } from './modules/staff/signed-in-staff.ts';
@@ -45,6 +46,8 @@ export async function adminApi(
     gateways: GatewayProviders;
     /** SECRETS_KEY: what the payment gateways' keys are sealed with. */
     secretsKey: Buffer | undefined;
+    /** Where the site is: links in mail that staff actions send point there. */
+    siteOrigin: string;
   },
 ): Promise<void> {
   const cookie = staffCookieFor(options.adminUrl);
@@ -76,6 +79,7 @@ export async function adminApi(
   await app.register(gatewayAdminRoutes, { db, secretsKey: options.secretsKey });
   await app.register(couponAdminRoutes, { db });
   await app.register(redeemAdminRoutes, { db });
+  await app.register(ticketAdminRoutes, { db, mailer, siteOrigin: options.siteOrigin });
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/openapi.json',

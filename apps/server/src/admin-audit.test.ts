@@ -73,6 +73,19 @@ describe('the audit log covers every changing route of the back office', () => {
   const inbound = async () =>
     (await owner.call('POST', `/nodes/${await node()}/inbounds`, VLESS_TLS)).json().data.id as string;
 
+  const ticket = async () => {
+    const { token } = await signedInUser(t.database);
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: '/web/ticket/create',
+      headers: { authorization: token },
+      payload: { subject: 'Probe', category: 'other', priority: 'low', message: 'Audit probe' },
+    });
+    return opened.json().data.id as string;
+  };
+  const savedReply = async () =>
+    (await owner.call('POST', '/saved-replies', { title: 'Probe', body: 'Hello' })).json().data.id as string;
+
   beforeAll(async () => {
     owner = await signedInStaff(t.app, t.database, 'owner');
   });
@@ -265,6 +278,27 @@ describe('the audit log covers every changing route of the back office', () => {
       });
       const code = (created.json().data.csv as string).trimEnd().split('\r\n')[1];
       return () => owner.call('POST', '/redeem-codes/revoke', { code });
+    },
+    'POST /tickets/{id}/messages': async () => {
+      const id = await ticket();
+      return () => owner.call('POST', `/tickets/${id}/messages`, { message: 'An answer' });
+    },
+    'POST /tickets/{id}/assign': async () => {
+      const id = await ticket();
+      return () => owner.call('POST', `/tickets/${id}/assign`, { staff_id: owner.id });
+    },
+    'POST /tickets/{id}/close': async () => {
+      const id = await ticket();
+      return () => owner.call('POST', `/tickets/${id}/close`);
+    },
+    'POST /saved-replies': async () => () => owner.call('POST', '/saved-replies', { title: 'T', body: 'B' }),
+    'PATCH /saved-replies/{id}': async () => {
+      const id = await savedReply();
+      return () => owner.call('PATCH', `/saved-replies/${id}`, { title: 'T2', body: 'B2' });
+    },
+    'DELETE /saved-replies/{id}': async () => {
+      const id = await savedReply();
+      return () => owner.call('DELETE', `/saved-replies/${id}`);
     },
     'POST /notices/{id}/resolve': async () => {
       const [notice] = await t.database.db

@@ -45,6 +45,8 @@ describe('the permission matrix, cell by cell through the routes', () => {
     'mail.view': (m) => m.call('GET', '/mail?status=failed'),
     'mail.retry': async (m) => m.call('POST', `/mail/${await outboxMail(t.database, 'failed')}/retry`),
     'mail.cancel': async (m) => m.call('POST', `/mail/${await outboxMail(t.database, 'pending')}/cancel`),
+    'tickets.view': (m) => m.call('GET', '/tickets'),
+    'tickets.reply': (m) => m.call('POST', '/saved-replies', { title: `probe ${m.role}`, body: 'Hello' }),
     'notices.view': (m) => m.call('GET', '/announcements'),
     'notices.edit': (m) =>
       m.call('POST', '/announcements', {

@@ -12,6 +12,7 @@ import { deviceRoutes } from './modules/devices/routes.ts';
 import { nodeStatusRoutes } from './modules/nodes/customer-routes.ts';
 import { noticeRoutes } from './modules/notices/routes.ts';
 import { helpRoutes } from './modules/help/routes.ts';
+import { ticketRoutes } from './modules/tickets/routes.ts';
 import { createNodeEvents } from './modules/node-api/events.ts';
 import { nodeApiRoutes } from './modules/node-api/routes.ts';
 import { uniproxyRoutes } from './modules/uniproxy/routes.ts';
@@ -211,6 +212,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     publicUrl: config.payments.publicUrl,
   });
   await app.register(redeemRoutes, { db, counters });
+  await app.register(ticketRoutes, { db });
   await app.register(paymentRoutes, { db, config, counters });
   const jobs = scheduledJobs({
     config,
@@ -235,6 +237,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     provider,
     gateways,
     secretsKey: config.payments.secretsKey,
+    siteOrigin,
   });
 
   startJobs(app, db, jobs);

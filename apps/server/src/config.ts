@@ -199,6 +199,8 @@ const envSchema = z.object({
   ORDERS_EVERY_MINUTES: z.coerce.number().int().min(0).default(1),
   DASHBOARD_EVERY_MINUTES: z.coerce.number().int().min(0).default(5),
   TRAFFIC_RECONCILE_EVERY_MINUTES: z.coerce.number().int().min(0).default(1440),
+  /** How often answered tickets silent for a week are closed; 0 turns the job off on this instance. */
+  TICKETS_EVERY_MINUTES: z.coerce.number().int().min(0).default(60),
   NODE_ONLINE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   APPLE_BUNDLE_ID: optionalText,
   APPLE_APP_ID: optionalText.pipe(
@@ -478,6 +480,7 @@ const configSchema = envSchema
     dashboardEveryMinutes: env.DASHBOARD_EVERY_MINUTES,
     /** How often the traffic ledger is checked against the nodes' reports (daily); 0: off here. */
     trafficReconcileEveryMinutes: env.TRAFFIC_RECONCILE_EVERY_MINUTES,
+    ticketsEveryMinutes: env.TICKETS_EVERY_MINUTES,
     /**
      * How often node agents send the addresses each credential is live from: one device per slot is
      * enforced within a few of these after the grace window.

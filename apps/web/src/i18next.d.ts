@@ -16,6 +16,7 @@ import type nodes from './locales/en/nodes.json';
 import type notices from './locales/en/notices.json';
 import type orders from './locales/en/orders.json';
 import type redeem from './locales/en/redeem.json';
+import type support from './locales/en/support.json';
 import type trial from './locales/en/trial.json';
 
 // English is the reference: a key used in code but missing here fails the type check, and the
@@ -42,6 +43,7 @@ declare module 'i18next' {
       notices: typeof notices;
       orders: typeof orders;
       redeem: typeof redeem;
+      support: typeof support;
       trial: typeof trial;
     };
   }

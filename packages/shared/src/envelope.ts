@@ -104,6 +104,16 @@ export const REASONS = [
   'redeem_locked',
   'redeem_code_used',
   'redeem_already_revoked',
+  // Tickets: an image that is not a PNG, JPEG or WebP by its content (or cannot be read as one), or
+  // larger than the limit; the ticket's images together past their limit; the account's open tickets
+  // or messages this hour at their limit; a reply to a closed ticket; assigning a member who may not reply.
+  'ticket_image_type',
+  'ticket_image_too_large',
+  'ticket_attachments_full',
+  'ticket_open_limit',
+  'ticket_message_limit',
+  'ticket_closed',
+  'ticket_assignee_invalid',
   'too_many_requests',
   'internal_error',
   'service_unavailable',

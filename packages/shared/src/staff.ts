@@ -53,6 +53,10 @@ export const PERMISSIONS = {
   'help.view': ['owner', 'admin', 'support', 'finance', 'viewer'],
   /** Write, order, publish and delete help articles. */
   'help.edit': ['owner', 'admin', 'support'],
+  /** Support tickets: the queue, each thread with its internal notes, the support figures. */
+  'tickets.view': ['owner', 'admin', 'support', 'finance', 'viewer'],
+  /** Reply to tickets, write internal notes, assign and close them, and keep the saved answers. */
+  'tickets.reply': ['owner', 'admin', 'support'],
   /** The payment gateways: add, change, turn on or off, test their keys. */
   'gateways.edit': ['owner', 'finance'],
   /** Coupons: list, create, change, pause, resume and end them. */

@@ -1,4 +1,5 @@
 import {
+  CustomerServiceOutlined,
   AlertOutlined,
   AuditOutlined,
   CloudServerOutlined,
@@ -36,6 +37,7 @@ const MENU: { path: string; permission: Permission; label: string; icon: ReactNo
   { path: '/coupons', permission: 'coupons.edit', label: 'menuCoupons', icon: <TagsOutlined /> },
   { path: '/redeem-codes', permission: 'redeem.edit', label: 'menuRedeem', icon: <KeyOutlined /> },
   { path: '/nodes', permission: 'nodes.view', label: 'menuNodes', icon: <CloudServerOutlined /> },
+  { path: '/tickets', permission: 'tickets.view', label: 'menuTickets', icon: <CustomerServiceOutlined /> },
   { path: '/notices', permission: 'notices.view', label: 'menuNotices', icon: <NotificationOutlined /> },
   { path: '/help', permission: 'help.view', label: 'menuHelp', icon: <QuestionCircleOutlined /> },
   { path: '/settings', permission: 'settings.view', label: 'menuSettings', icon: <SettingOutlined /> },

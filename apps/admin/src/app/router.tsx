@@ -15,10 +15,11 @@ const page =
   <Module extends Record<string, unknown>>(
     load: () => Promise<Module>,
     name: keyof Module & string,
-    namespace: string,
+    namespace: string | string[],
   ) =>
   async () => {
-    const [module] = await Promise.all([load(), loadNamespace(namespace)]);
+    const namespaces = typeof namespace === 'string' ? [namespace] : namespace;
+    const [module] = await Promise.all([load(), ...namespaces.map((each) => loadNamespace(each))]);
     return { Component: module[name] as ComponentType };
   };
 
@@ -31,11 +32,7 @@ export const router = createBrowserRouter(
       children: [
         {
           index: true,
-          lazy: page(
-            () => import('../features/dashboard/components/dashboard-page.tsx'),
-            'DashboardPage',
-            'dashboard',
-          ),
+          lazy: page(() => import('./dashboard-screen.tsx'), 'DashboardScreen', ['dashboard', 'tickets']),
         },
         {
           path: 'users',
@@ -88,6 +85,14 @@ export const router = createBrowserRouter(
         {
           path: 'nodes',
           lazy: page(() => import('../features/nodes/components/nodes-page.tsx'), 'NodesPage', 'nodes'),
+        },
+        {
+          path: 'tickets',
+          lazy: page(
+            () => import('../features/tickets/components/tickets-page.tsx'),
+            'TicketsPage',
+            'tickets',
+          ),
         },
         {
           path: 'notices',

@@ -15,6 +15,7 @@ import { NOTICE_MAIL_JOB, runNoticeMail } from '../modules/notices/notice-mail.t
 import { logJobRun } from '../modules/operations/job-runs-repository.ts';
 import { ORDERS_JOB, runOrdersJob } from '../modules/orders/orders-job.ts';
 import type { GatewayProviders, PaymentProvider } from '../modules/orders/provider.ts';
+import { runTicketsJob, TICKETS_JOB } from '../modules/tickets/service.ts';
 import { reconcileTraffic, TRAFFIC_RECONCILE_JOB } from '../modules/traffic/reconcile.ts';
 import { type ScheduleOptions, scheduleJob } from './scheduler.ts';
 
@@ -86,6 +87,11 @@ export function scheduledJobs({
       name: TRAFFIC_RECONCILE_JOB,
       everySeconds: config.trafficReconcileEveryMinutes * 60,
       run: (now) => reconcileTraffic(db, now),
+    },
+    {
+      name: TICKETS_JOB,
+      everySeconds: config.ticketsEveryMinutes * 60,
+      run: (now) => runTicketsJob(db, now),
     },
   ];
 }

@@ -20,6 +20,10 @@ import { fulfilPayment } from '../modules/orders/fulfilment.ts';
 import { liveWindowMs } from '../modules/presence/rules.ts';
 import { receiveSightings } from '../modules/presence/service.ts';
 import { inviteOwner } from '../modules/staff/service.ts';
+import { createStaff } from '../modules/staff/repository.ts';
+import { staffReply } from '../modules/tickets/service.ts';
+import { staffTicketReplyRequest } from '@skyway/shared/schemas/admin/tickets';
+import { testMailer } from './test-mailer.ts';
 import { makeTestChain } from './apple-chain.ts';
 import { signedInitialBuy } from './apple-notifications.ts';
 import { type CaughtMail, codeIn, hasCode, startSmtpCatcher } from './smtp-catcher.ts';
@@ -55,6 +59,12 @@ const config = loadConfig({
 });
 const database = await openDatabase({ dataDir: 'memory://' });
 const app = await buildApp({ config, database });
+// A reply written through the control port is mailed to the same catcher as the site's own mail.
+const ticketDeps = {
+  db: database.db,
+  mailer: testMailer(database.db, { smtpUrl: mail.url }),
+  siteOrigin: `http://127.0.0.1:${E2E_PORT}`,
+};
 
 const gatewayId = randomUUID();
 const secretsKey = config.payments.secretsKey;
@@ -212,6 +222,19 @@ const control = createServer((request, reply) => {
       const input = redeemBatchCreateRequest.parse(body);
       const { batch, csv } = await createRedeemBatch(database.db, COMMAND_LINE, input, new Date());
       reply.end(JSON.stringify({ id: batch.id, codes: csv.trimEnd().split('\r\n').slice(1) }));
+    } else if (request.url === '/tickets/staff-reply' && typeof body.ticket_id === 'string') {
+      // A member of support answering a ticket in the back office (whose own journey answers from
+      // the queue's screen): the customer's journey reads the reply, and the mail goes out as it would.
+      const member = await createStaff(database.db, {
+        email: `support-${randomUUID()}@example.com`,
+        role: 'support',
+        language: 'zh',
+        invitedBy: null,
+      });
+      const actor = { staffId: member.id, email: member.email, role: member.role, ip: null };
+      const input = staffTicketReplyRequest.parse(body);
+      await staffReply(ticketDeps, actor, body.ticket_id, input, new Date());
+      reply.end(JSON.stringify({ ok: true }));
     } else if (request.url === '/staff/mailed-link' && typeof body.to === 'string') {
       // The set-up link in the invitation a member of staff finds in their mailbox.
       const to = body.to;
@@ -230,6 +253,7 @@ const control = createServer((request, reply) => {
 const stop = async () => {
   control.close();
   await app.close();
+  await ticketDeps.mailer.close();
   await database.close();
   await mail.close();
   await epay.close();

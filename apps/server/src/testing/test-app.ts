@@ -41,6 +41,7 @@ export async function startTestApp(
     MAIL_EVERY_SECONDS: '0',
     DASHBOARD_EVERY_MINUTES: '0',
     TRAFFIC_RECONCILE_EVERY_MINUTES: '0',
+    TICKETS_EVERY_MINUTES: '0',
     ...env,
   });
   const app = await buildApp({ config, database, logger: log ? { stream: log, level: 'trace' } : false });

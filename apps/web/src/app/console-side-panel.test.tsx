@@ -73,6 +73,8 @@ beforeEach(() => {
   signIn();
   // The header's bell; its own tests are in features/notices.
   answer('/web/notice/list', ok({ unread: 0, list: [] }));
+  // The side menu's mark for unread ticket replies; its own tests are in features/support.
+  answer('/web/ticket/list', ok({ total: 0, unread: 0, list: [] }));
 });
 
 // The whole console renders in each test: give them room on a busy machine.

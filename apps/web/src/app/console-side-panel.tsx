@@ -1,4 +1,5 @@
 import {
+  CustomerServiceOutlined,
   CloudServerOutlined,
   HomeOutlined,
   MobileOutlined,
@@ -6,13 +7,14 @@ import {
   TeamOutlined,
   UnorderedListOutlined,
 } from '@ant-design/icons';
-import { Menu, type MenuProps } from 'antd';
+import { Badge, Menu, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { LinkButton } from '../components/link-button.tsx';
 import { Logo } from '../components/logo.tsx';
 import { SubscriptionTag } from '../features/account/components/subscription-tag.tsx';
 import { RedeemButton } from '../features/redeem/components/redeem-button.tsx';
+import { useTickets } from '../features/support/api/tickets.ts';
 import { TrialStatus } from '../features/trial/components/trial-status.tsx';
 import { useTrialState } from '../features/trial/hooks/use-trial-state.ts';
 import { formatExpiry } from '../lib/dates.ts';
@@ -26,6 +28,7 @@ export const CONSOLE_PAGES = [
   { path: '/devices', label: 'nav.devices', icon: <MobileOutlined /> },
   { path: '/invite', label: 'nav.invite', icon: <TeamOutlined /> },
   { path: '/nodes', label: 'nav.nodes', icon: <CloudServerOutlined /> },
+  { path: '/support', label: 'nav.support', icon: <CustomerServiceOutlined /> },
 ] as const;
 
 /** Whether the access has ended is a matter of minutes. */
@@ -45,6 +48,8 @@ export function ConsoleSidePanel({ compact, siteName, onClaimTrial }: Props) {
   const trial = useTrialState();
   const now = useNowSeconds(TICK_MS);
   const path = normalizePath(location.pathname);
+  // Tickets with a staff reply not yet read: a mark beside Support.
+  const unreadTickets = useTickets({ background: true }).data?.unread ?? 0;
 
   const pages = compact
     ? [{ path: '/', label: 'nav.home', icon: <HomeOutlined /> } as const, ...CONSOLE_PAGES]
@@ -52,7 +57,17 @@ export function ConsoleSidePanel({ compact, siteName, onClaimTrial }: Props) {
   const items: MenuProps['items'] = pages.map((page) => ({
     key: page.path,
     icon: page.icon,
-    label: <Link to={page.path}>{t(page.label)}</Link>,
+    label: (
+      <Link to={page.path}>
+        {page.path === '/support' && unreadTickets > 0 ? (
+          <Badge count={unreadTickets} size="small" offset={[10, 0]}>
+            {t(page.label)}
+          </Badge>
+        ) : (
+          t(page.label)
+        )}
+      </Link>
+    ),
   }));
 
   // Issue 12: without access the panel offers a next step, the trial while it can be claimed (its

@@ -31,6 +31,11 @@ const NodeStatusPage = lazyPage(
 );
 const HelpRoute = lazyPage(() => import('./help-routes.tsx'), 'HelpRoute', 'help');
 const HelpArticleRoute = lazyPage(() => import('./help-routes.tsx'), 'HelpArticleRoute', 'help');
+const SupportPage = lazyPage(
+  () => import('../features/support/components/support-page.tsx'),
+  'SupportPage',
+  'support',
+);
 const NotFoundPage = lazyPage(
   () => import('../features/not-found/components/not-found-page.tsx'),
   'NotFoundPage',
@@ -91,6 +96,7 @@ export const routes: RouteObject[] = [
           page('/devices', <DevicesPage />, DevicesPage.preload),
           page('/invite', <InvitationsPage />, InvitationsPage.preload),
           page('/nodes', <NodeStatusPage />, NodeStatusPage.preload),
+          page('/support', <SupportPage />, SupportPage.preload),
           page('/404', <NotFoundPage />, NotFoundPage.preload),
         ],
       },

@@ -136,6 +136,30 @@ export async function request<T>(
   throw new ApiError(code, text, data);
 }
 
+/**
+ * A call whose success is a file rather than an envelope (a ticket's image): the same signed
+ * request, resolved with the bytes; a refusal comes back as an envelope and is told like any other.
+ */
+export async function downloadBlob(path: string, payload: Payload): Promise<Blob> {
+  const { token } = getSession();
+  const { body, headers } = await shapeRequest(payload, {
+    token,
+    language: currentLanguage(),
+    secret: readSigningSecret(),
+    now: Math.floor(Date.now() / 1000),
+  });
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  if (response.ok && !(response.headers.get('content-type') ?? '').includes('json')) return response.blob();
+  const reply = (await response.json().catch(() => null)) as unknown;
+  const text = isEnvelope(reply) && reply.msg ? reply.msg : i18n.t('common:errors.unknown');
+  toast(text, {});
+  throw new ApiError(response.status, text, isEnvelope(reply) ? reply.data : null);
+}
+
 /** Like request(), for callers that need the data only. */
 export async function callApi<T>(path: string, payload: Payload = {}, options: CallOptions = {}): Promise<T> {
   const { data } = await request<T>(path, payload, options);

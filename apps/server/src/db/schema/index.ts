@@ -27,3 +27,4 @@ export * from './gateways.ts';
 export * from './coupons.ts';
 export * from './redeem-codes.ts';
 export * from './help-articles.ts';
+export * from './tickets.ts';

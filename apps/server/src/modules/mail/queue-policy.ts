@@ -20,8 +20,8 @@ export function retryDelayMs(attempts: number): number {
 
 /**
  * Lower goes first. Codes, and the notice that answers a registration code request for a taken
- * address, have someone waiting at a form; notices tell of a change already made, and a staff
- * invitation of a link that lasts a day; the
+ * address, have someone waiting at a form; notices tell of a change already made, a staff
+ * invitation of a link that lasts a day, and a ticket's reply of an answer someone waits for; the
  * inactive-account warning gives a week; expiry reminders and notices come in thousands at a time
  * and are sent after everything else.
  */
@@ -37,4 +37,5 @@ export const MAIL_PRIORITY: Record<MailTemplate, number> = {
   expiry_reminder: 3,
   expiry_ended: 3,
   notice: 3,
+  ticket_reply: 1,
 };

@@ -28,6 +28,7 @@ describe('mail templates', () => {
         'expiry_reminder',
         'expiry_ended',
         'notice',
+        'ticket_reply',
       ].sort(),
     );
   });

@@ -13,7 +13,8 @@ export type MailTemplate =
   | 'staff_invite'
   | 'expiry_reminder'
   | 'expiry_ended'
-  | 'notice';
+  | 'notice'
+  | 'ticket_reply';
 
 export type MailParams = Record<string, string | number>;
 
@@ -53,6 +54,7 @@ export const TEMPLATE_PARAMS: Record<MailTemplate, readonly string[]> = {
   expiry_reminder: ['expire_time', 'plan', 'connections', 'buy_link', 'unsubscribe_link'],
   expiry_ended: ['expire_time', 'plan', 'connections', 'buy_link', 'unsubscribe_link'],
   notice: ['title', 'body', 'unsubscribe_link'],
+  ticket_reply: ['subject', 'reply', 'link'],
 };
 
 const FOOTER: Record<Language, string> = {
@@ -352,6 +354,24 @@ export const TEMPLATES: Record<MailTemplate, Record<Language, TemplateText>> = {
         { markdown: 'body' },
         '您是 {site_name} 的用戶，因此收到此公告。如不想再收到此類郵件，請取消訂閱：{unsubscribe_link}',
       ],
+    },
+  },
+  ticket_reply: {
+    en: {
+      subject: '{site_name} support replied: {subject}',
+      body: [
+        'Our support team replied to your ticket “{subject}”:',
+        '{reply}',
+        'Read the whole conversation and answer here: {link}',
+      ],
+    },
+    zh: {
+      subject: '【{site_name}】工单有新回复：{subject}',
+      body: ['客服已回复您的工单“{subject}”：', '{reply}', '查看完整对话并回复：{link}'],
+    },
+    tw: {
+      subject: '【{site_name}】工單有新回覆：{subject}',
+      body: ['客服已回覆您的工單「{subject}」：', '{reply}', '查看完整對話並回覆：{link}'],
     },
   },
 };
