@@ -31,11 +31,7 @@ const NodeStatusPage = lazyPage(
 );
 const HelpRoute = lazyPage(() => import('./help-routes.tsx'), 'HelpRoute', 'help');
 const HelpArticleRoute = lazyPage(() => import('./help-routes.tsx'), 'HelpArticleRoute', 'help');
-const SupportPage = lazyPage(
-  () => import('../features/support/components/support-page.tsx'),
-  'SupportPage',
-  'support',
-);
+const SupportPage = lazyPage(() => import('./support-route.tsx'), 'SupportRoute', ['support', 'help']);
 const NotFoundPage = lazyPage(
   () => import('../features/not-found/components/not-found-page.tsx'),
   'NotFoundPage',

@@ -2,15 +2,19 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Badge, Button, Card, Empty, Modal, Tag } from 'antd';
 import './support.css';
 import { formatDateTime } from '@skyway/shared/dates';
-import { useState } from 'react';
+import { type ComponentType, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useTickets } from '../api/tickets.ts';
 import { TicketForm } from './ticket-form.tsx';
 import { TicketThreadView } from './ticket-thread.tsx';
 
-/** The console's Support page: the account's tickets, a new one, and the thread of the one chosen. */
-export function SupportPage() {
+/**
+ * The console's Support page: the account's tickets, a new one, and the thread of the one chosen.
+ * `suggestions` lists what may answer a new ticket's subject before it is sent (the app passes the
+ * help center's).
+ */
+export function SupportPage({ suggestions }: { suggestions?: ComponentType<{ text: string }> }) {
   const { t } = useTranslation('support');
   const [params, setParams] = useSearchParams();
   const [composing, setComposing] = useState(false);
@@ -58,6 +62,7 @@ export function SupportPage() {
         destroyOnHidden
       >
         <TicketForm
+          suggestions={suggestions}
           onOpened={(thread) => {
             setComposing(false);
             show(thread.id);

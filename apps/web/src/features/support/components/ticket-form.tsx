@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ComponentType, useState } from 'react';
 import { UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, Form, Input, Radio, Select, Upload, type UploadFile } from 'antd';
 import { ApiError } from '@skyway/shared/api-error';
@@ -64,9 +64,17 @@ export function useImagePicker() {
  * Opens a ticket (PRODUCT.md section 10): subject, category, priority, the message and up to three
  * screenshots. The server's refusal (a limit reached, an image it will not take) shows in the form.
  */
-export function TicketForm({ onOpened }: { onOpened: (thread: TicketThread) => void }) {
+export function TicketForm({
+  onOpened,
+  suggestions: Suggestions,
+}: {
+  onOpened: (thread: TicketThread) => void;
+  /** What may already answer the subject being typed (the help center's articles, from the app). */
+  suggestions?: ComponentType<{ text: string }>;
+}) {
   const { t } = useTranslation('support');
   const [form] = Form.useForm<Values>();
+  const subject = Form.useWatch('subject', form) ?? '';
   const [failure, setFailure] = useState<string | null>(null);
   const images = useImagePicker();
   const open = useOpenTicket();
@@ -98,6 +106,7 @@ export function TicketForm({ onOpened }: { onOpened: (thread: TicketThread) => v
       >
         <Input maxLength={TICKET_SUBJECT_MAX} />
       </Form.Item>
+      {Suggestions && <Suggestions text={subject} />}
       <Form.Item name="category" label={t('form.category')}>
         <Select options={TICKET_CATEGORIES.map((value) => ({ value, label: t(`category.${value}`) }))} />
       </Form.Item>
