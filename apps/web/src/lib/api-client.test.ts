@@ -146,6 +146,28 @@ describe('callApi reply', () => {
     expect(showError).toHaveBeenCalledWith('Already claimed', 5);
   });
 
+  it('resolves a file call with the bytes, and tells its refusal like any other', async () => {
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47]);
+    answer(
+      '/web/ticket/attachment',
+      () => new HttpResponse(png, { headers: { 'content-type': 'image/png' } }),
+    );
+    const file = await callApi<Blob>('/web/ticket/attachment', { id: 'a' }, { file: true });
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(png);
+
+    answer('/web/ticket/attachment', refused(404, 'Not found'));
+    await expect(callApi('/web/ticket/attachment', { id: 'b' }, { file: true })).rejects.toMatchObject({
+      code: 404,
+      message: 'Not found',
+    });
+    expect(showError).toHaveBeenCalledWith('Not found', 5);
+  });
+
+  it('never takes a reply that is not the envelope for a file when no file was asked for', async () => {
+    answer('/web/user/info', () => new HttpResponse('<html>', { headers: { 'content-type': 'text/html' } }));
+    await expect(callApi('/web/user/info')).rejects.toMatchObject({ code: 200 });
+  });
+
   it('shows nothing for a silent call', async () => {
     answer('/web/invite/conf', refused(404, 'Not found'));
     await expect(callApi('/web/invite/conf', {}, { silent: true })).rejects.toBeInstanceOf(ApiError);

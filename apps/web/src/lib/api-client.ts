@@ -20,6 +20,8 @@ export interface CallOptions {
    * call is often the first to meet it.
    */
   background?: boolean;
+  /** The call answers a file (a ticket's image): its success is the file's bytes, a Blob. */
+  file?: boolean;
 }
 
 export interface ApiReply<T> {
@@ -108,7 +110,7 @@ export async function request<T>(
   let reply: HttpReply;
   try {
     const { body, headers } = await shapeRequest(payload, context);
-    reply = await postJson(path, body, headers);
+    reply = await postJson(path, body, headers, options.file);
   } catch (error) {
     // No reply at all (offline, timeout, refused, or the signing code could not be fetched): the
     // spec's handler crashed here; we tell the user.
@@ -117,6 +119,7 @@ export async function request<T>(
     throw new ApiError(0, text, error);
   }
 
+  if (reply.body instanceof Blob) return { data: reply.body as T, msg: '' };
   if (!isEnvelope(reply.body)) {
     const text = i18n.t('common:errors.badReply', { status: reply.status });
     toast(text, options);
@@ -134,30 +137,6 @@ export async function request<T>(
   if (code === CODES.unauthorized && token !== null) signOutLocally(text, options);
   else toast(text, options);
   throw new ApiError(code, text, data);
-}
-
-/**
- * A call whose success is a file rather than an envelope (a ticket's image): the same signed
- * request, resolved with the bytes; a refusal comes back as an envelope and is told like any other.
- */
-export async function downloadBlob(path: string, payload: Payload): Promise<Blob> {
-  const { token } = getSession();
-  const { body, headers } = await shapeRequest(payload, {
-    token,
-    language: currentLanguage(),
-    secret: readSigningSecret(),
-    now: Math.floor(Date.now() / 1000),
-  });
-  const response = await fetch(path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  if (response.ok && !(response.headers.get('content-type') ?? '').includes('json')) return response.blob();
-  const reply = (await response.json().catch(() => null)) as unknown;
-  const text = isEnvelope(reply) && reply.msg ? reply.msg : i18n.t('common:errors.unknown');
-  toast(text, {});
-  throw new ApiError(response.status, text, isEnvelope(reply) ? reply.data : null);
 }
 
 /** Like request(), for callers that need the data only. */

@@ -3,7 +3,7 @@ export const REQUEST_TIMEOUT_MS = 600_000;
 
 export interface HttpReply {
   status: number;
-  /** The body parsed as JSON, or its text when it is not JSON. */
+  /** The body parsed as JSON, or its text when it is not JSON (a file asked for: its bytes). */
   body: unknown;
 }
 
@@ -17,12 +17,14 @@ function parseBody(text: string): unknown {
 
 /**
  * POSTs `body` as JSON and reads the reply whatever its HTTP status: the api client reads every
- * envelope. Rejects when no reply arrives, or when it has not fully arrived within the timeout.
+ * envelope. With `file`, a successful reply that is not JSON is a file, read as a Blob. Rejects when
+ * no reply arrives, or when it has not fully arrived within the timeout.
  */
 export async function postJson(
   path: string,
   body: unknown,
   headers: Record<string, string>,
+  file = false,
 ): Promise<HttpReply> {
   const controller = new AbortController();
   // A timer of the page rather than AbortSignal.timeout, so that a test's fake clock can run it out.
@@ -34,6 +36,9 @@ export async function postJson(
       body: JSON.stringify(body),
       signal: controller.signal,
     });
+    if (file && response.ok && !response.headers.get('content-type')?.includes('json')) {
+      return { status: response.status, body: await response.blob() };
+    }
     return { status: response.status, body: parseBody(await response.text()) };
   } finally {
     clearTimeout(timer);

@@ -5,7 +5,7 @@ import type {
   ticketListSchema,
   ticketThreadSchema,
 } from '@skyway/shared/schemas/tickets';
-import { callApi, downloadBlob } from '../../../lib/api-client.ts';
+import { callApi } from '../../../lib/api-client.ts';
 
 export type TicketList = z.infer<typeof ticketListSchema>;
 export type TicketThread = z.infer<typeof ticketThreadSchema>;
@@ -76,7 +76,7 @@ export function useCloseTicket(id: string) {
 
 /** Saves an image of a ticket as a file: the server hands images out only as downloads. */
 export async function downloadAttachment(attachment: { id: string; mime: string }): Promise<void> {
-  const blob = await downloadBlob('/web/ticket/attachment', { id: attachment.id });
+  const blob = await callApi<Blob>('/web/ticket/attachment', { id: attachment.id }, { file: true });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
