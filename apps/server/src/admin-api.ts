@@ -18,6 +18,8 @@ import { noticeAdminRoutes } from './modules/notices/admin-routes.ts';
 import { redeemAdminRoutes } from './modules/redeem-codes/admin-routes.ts';
 import { salesRoutes } from './modules/sales/routes.ts';
 import { staffRoutes } from './modules/staff/routes.ts';
+import { telegramAdminRoutes } from './modules/telegram/admin-routes.ts';
+import type { BotLoader } from './modules/telegram/bot.ts';
 import type { GatewayProviders, PaymentProvider } from './modules/orders/provider.ts';
 import type { StaffDeps } from './modules/staff/service.ts';
 import { staffCookieFor } from './modules/staff/signed-in-staff.ts';
@@ -44,6 +46,8 @@ export async function adminApi(
     gateways: GatewayProviders;
     /** SECRETS_KEY: what the payment gateways' keys are sealed with. */
     secretsKey: Buffer | undefined;
+    /** The Telegram bot: Telegram's Bot API, the site's public address (a webhook there), the loaded bot. */
+    telegram: { apiRoot: string; publicUrl: string | undefined; loadBot: BotLoader };
   },
 ): Promise<void> {
   const cookie = staffCookieFor(options.adminUrl);
@@ -74,6 +78,7 @@ export async function adminApi(
   await app.register(gatewayAdminRoutes, { db, secretsKey: options.secretsKey });
   await app.register(couponAdminRoutes, { db });
   await app.register(redeemAdminRoutes, { db });
+  await app.register(telegramAdminRoutes, { db, secretsKey: options.secretsKey, ...options.telegram });
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/openapi.json',

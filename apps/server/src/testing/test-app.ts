@@ -39,6 +39,7 @@ export async function startTestApp(
     REMINDERS_EVERY_MINUTES: '0',
     NOTICE_MAIL_EVERY_MINUTES: '0',
     MAIL_EVERY_SECONDS: '0',
+    TELEGRAM_WORKER: 'off',
     DASHBOARD_EVERY_MINUTES: '0',
     TRAFFIC_RECONCILE_EVERY_MINUTES: '0',
     ...env,

@@ -26,3 +26,4 @@ export * from './notices.ts';
 export * from './gateways.ts';
 export * from './coupons.ts';
 export * from './redeem-codes.ts';
+export * from './telegram.ts';
