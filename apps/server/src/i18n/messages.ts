@@ -102,6 +102,7 @@ const en: Catalogue = {
   secrets_key_unset: 'Set SECRETS_KEY on the server before saving a payment gateway',
   telegram_unavailable: 'Telegram is not available on this site yet',
   telegram_token_invalid: 'Telegram did not accept this bot token',
+  telegram_not_bound: 'Your account is not bound to Telegram',
   staff_set_up: 'Your staff account is ready; keep the recovery codes somewhere safe',
   recovery_codes_replaced:
     'New recovery codes made; your earlier ones no longer work. Keep these somewhere safe',
@@ -190,6 +191,7 @@ const zh: Catalogue = {
   secrets_key_unset: '请先在服务器上设置 SECRETS_KEY，再保存支付网关',
   telegram_unavailable: '本站暂未开通 Telegram',
   telegram_token_invalid: 'Telegram 不接受此机器人令牌',
+  telegram_not_bound: '您的账户尚未绑定 Telegram',
   staff_set_up: '您的员工账号已就绪，请妥善保存恢复码',
   recovery_codes_replaced: '已生成新的恢复码，之前的恢复码已失效，请妥善保存',
   staff_invited: '邀请已发送',
@@ -277,6 +279,7 @@ const tw: Catalogue = {
   secrets_key_unset: '請先在伺服器上設定 SECRETS_KEY，再儲存支付閘道',
   telegram_unavailable: '本站尚未開通 Telegram',
   telegram_token_invalid: 'Telegram 不接受此機器人權杖',
+  telegram_not_bound: '您的帳戶尚未綁定 Telegram',
   staff_set_up: '您的員工帳號已就緒，請妥善保存復原碼',
   recovery_codes_replaced: '已產生新的復原碼，先前的復原碼已失效，請妥善保存',
   staff_invited: '邀請已送出',

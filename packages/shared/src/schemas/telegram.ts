@@ -5,6 +5,8 @@ export const telegramBindingSchema = z.object({
   /** The site has a bot set up: binding is possible. */
   available: z.boolean(),
   bound: z.boolean(),
+  /** Bound and taking reminders and notices by Telegram alone, without the mail. */
+  mail_off: z.boolean(),
   /** The bot's @username, to open it; null without a bot. */
   bot_username: z.string().nullable(),
 });
@@ -19,3 +21,6 @@ export type TelegramBindLink = z.infer<typeof telegramBindLinkSchema>;
 
 /** How long a bind link stays valid. */
 export const TELEGRAM_BIND_LINK_MINUTES = 10;
+
+/** Reminders and notices by Telegram alone (true), or by mail as well (false). */
+export const telegramMailRequest = z.object({ mail_off: z.boolean() });

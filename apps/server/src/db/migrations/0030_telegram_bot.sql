@@ -19,6 +19,7 @@ CREATE TABLE "telegram_bot" (
 CREATE TABLE "telegram_links" (
 	"user_id" uuid PRIMARY KEY NOT NULL,
 	"chat_id" bigint NOT NULL,
+	"mail_off" boolean DEFAULT false NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "telegram_links_chat_id_unique" UNIQUE("chat_id")
 );

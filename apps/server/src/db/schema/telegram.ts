@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 /**
@@ -30,6 +41,8 @@ export const telegramLinks = pgTable('telegram_links', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   chatId: bigint('chat_id', { mode: 'number' }).notNull().unique(),
+  // The customer takes reminders and notices by Telegram alone: no mail of those kinds.
+  mailOff: boolean('mail_off').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

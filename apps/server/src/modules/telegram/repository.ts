@@ -116,6 +116,16 @@ export async function findLinkOfUser(db: Database, userId: string) {
   return row;
 }
 
+/** Whether a bound account takes reminders and notices by Telegram alone; false when it is not bound. */
+export async function setMailOff(db: Database, userId: string, mailOff: boolean): Promise<boolean> {
+  const rows = await db
+    .update(telegramLinks)
+    .set({ mailOff })
+    .where(eq(telegramLinks.userId, userId))
+    .returning();
+  return rows.length > 0;
+}
+
 /** The account bound to a chat, as /status reads it. */
 export async function findUserOfChat(db: Database, chatId: number) {
   const [row] = await db

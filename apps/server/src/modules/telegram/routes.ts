@@ -3,12 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Update } from 'grammy/types';
 import { noFields } from '@skyway/shared/schemas/envelope';
-import { telegramBindingSchema, telegramBindLinkSchema } from '@skyway/shared/schemas/telegram';
+import {
+  telegramBindingSchema,
+  telegramBindLinkSchema,
+  telegramMailRequest,
+} from '@skyway/shared/schemas/telegram';
 import type { Database } from '../../db/client.ts';
 import { ok, replies } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { signedIn } from '../sessions/signed-in.ts';
 import type { BotLoader } from './bot.ts';
+import { setMailOff } from './repository.ts';
 import { bindingOf, createBindLink, unbindAccount } from './service.ts';
 
 const sameSecret = (given: string, expected: string) => {
@@ -53,6 +58,17 @@ export async function telegramRoutes(
     async (request) => {
       const userId = signedIn(request).user.id;
       await unbindAccount(db, userId);
+      return ok(request, await bindingOf(db, userId));
+    },
+  );
+
+  routes.post(
+    '/web/telegram/mail',
+    { config: account, schema: { body: telegramMailRequest, response: replies(telegramBindingSchema) } },
+    async (request) => {
+      const userId = signedIn(request).user.id;
+      if (!(await setMailOff(db, userId, request.body.mail_off)))
+        throw new AppError(409, 'telegram_not_bound');
       return ok(request, await bindingOf(db, userId));
     },
   );

@@ -80,7 +80,12 @@ export async function testBot(loadBot: BotLoader): Promise<{ ok: boolean; userna
 
 export async function bindingOf(db: Database, userId: string): Promise<TelegramBinding> {
   const [bot, link] = await Promise.all([findBot(db), findLinkOfUser(db, userId)]);
-  return { available: Boolean(bot), bound: Boolean(link), bot_username: bot?.username ?? null };
+  return {
+    available: Boolean(bot),
+    bound: Boolean(link),
+    mail_off: link?.mailOff ?? false,
+    bot_username: bot?.username ?? null,
+  };
 }
 
 /**

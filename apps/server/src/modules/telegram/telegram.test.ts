@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditLog,
+  mailOutbox,
   telegramBindTokens,
   telegramBot,
   telegramLinks,
@@ -22,6 +23,9 @@ import {
 } from '../../testing/test-app.ts';
 import { hashToken } from '../../lib/token-hash.ts';
 import { createBotLoader, webhookSecret } from './bot.ts';
+import { startSmtpCatcher } from '../../testing/smtp-catcher.ts';
+import { testMailer } from '../../testing/test-mailer.ts';
+import { queueCustomerMessages } from './customer-messages.ts';
 import { createPacer } from './pacer.ts';
 import { queueTelegramMessages } from './repository.ts';
 import { sendDueTelegram } from './sender.ts';
@@ -116,6 +120,7 @@ describe('binding and commands (long polling)', () => {
     expect((await web('/web/telegram/binding', {}, token)).json().data).toEqual({
       available: true,
       bound: false,
+      mail_off: false,
       bot_username: api.username,
     });
     const start = await bindLink(token);
@@ -293,5 +298,93 @@ describe('sending within the limits', () => {
     expect(await db.select().from(telegramLinks).where(eq(telegramLinks.chatId, blocked))).toEqual([]);
     const [cancelled] = await db.select().from(telegramOutbox).where(eq(telegramOutbox.chatId, blocked));
     expect(cancelled?.status).toBe('cancelled');
+  });
+});
+
+describe('customer messages', () => {
+  it("go to a bound account's chat in its language and by mail unless it turned mail off; a code mail is not held up by a broadcast", async () => {
+    const db = suite.database.db;
+    const smtp = await startSmtpCatcher();
+    const mailer = testMailer(db, { smtpUrl: smtp.url });
+    try {
+      const bound = await signedInUser(suite.database);
+      const telegramOnly = await signedInUser(suite.database);
+      const unbound = await signedInUser(suite.database);
+      await db.execute(sql`update users set language = 'tw' where id = ${bound.user.id}`);
+      const [boundChat, onlyChat] = [newChat(), newChat()];
+      await db.insert(telegramLinks).values([
+        { userId: bound.user.id, chatId: boundChat },
+        { userId: telegramOnly.user.id, chatId: onlyChat },
+      ]);
+      const mailOff = await web('/web/telegram/mail', { mail_off: true }, telegramOnly.token);
+      expect(mailOff.json().data).toMatchObject({ bound: true, mail_off: true });
+      const notBound = await web('/web/telegram/mail', { mail_off: true }, unbound.token);
+      expect(notBound.statusCode).toBe(409);
+      expect(notBound.json().data.reason).toBe('telegram_not_bound');
+
+      const notice = (user: typeof bound.user, language: 'en' | 'tw') => ({
+        to: user.email,
+        template: 'notice' as const,
+        language,
+        params: { title: 'Maintenance', body: 'Tonight 02:00', unsubscribe_link: 'https://example.com/u' },
+        userId: user.id,
+      });
+      await queueCustomerMessages(
+        db,
+        mailer,
+        'notice',
+        [notice(bound.user, 'tw'), notice(telegramOnly.user, 'en'), notice(unbound.user, 'en')],
+        new Date(),
+      );
+      const mails = await db.select().from(mailOutbox).where(eq(mailOutbox.template, 'notice'));
+      expect(mails.map((mail) => mail.to).sort()).toEqual([bound.user.email, unbound.user.email].sort());
+      const queued = await db.select().from(telegramOutbox).where(eq(telegramOutbox.kind, 'notice'));
+      expect(queued.map((row) => row.chatId).sort()).toEqual([boundChat, onlyChat].sort());
+      expect(queued.find((row) => row.chatId === boundChat)?.text).toContain('Maintenance');
+
+      // A broadcast of reminders waits in Telegram's queue while a code mail goes out at once.
+      const loaded = await createBotLoader(db, secretsKey, api.url)();
+      if (!loaded) throw new Error('the bot is set up in beforeAll');
+      await queueTelegramMessages(
+        db,
+        Array.from({ length: 300 }, () => ({
+          chatId: newChat(),
+          kind: 'expiry_reminder',
+          text: 'renew',
+          priority: 3,
+        })),
+        new Date(),
+      );
+      let sending = true;
+      const broadcast = sendDueTelegram({
+        db,
+        api: loaded.bot.api,
+        pacer: createPacer(30),
+        log: suite.app.log,
+        mayGoOn: () => sending,
+      });
+      const asked = performance.now();
+      await mailer.send({
+        to: unbound.user.email,
+        template: 'code_register',
+        language: 'en',
+        params: { code: '123456', minutes: 10 },
+      });
+      await smtp.waitFor((mail) => mail.to === unbound.user.email && mail.text.includes('123456'), 5_000);
+      expect(performance.now() - asked).toBeLessThan(2_000);
+      const [{ pending } = { pending: 0 }] = await db
+        .select({ pending: sql<number>`count(*)::int` })
+        .from(telegramOutbox)
+        .where(eq(telegramOutbox.status, 'pending'));
+      expect(pending).toBeGreaterThan(200);
+      sending = false;
+      await broadcast;
+      // The notices went before the reminders queued with them (priority 2 before 3).
+      const sentNotice = api.sent.findIndex((message) => message.chatId === boundChat);
+      expect(api.sent[sentNotice]?.text).toContain('Maintenance');
+    } finally {
+      await mailer.close();
+      await smtp.close();
+    }
   });
 });

@@ -1,9 +1,9 @@
 import type { Bot, Context } from 'grammy';
 import type { Database } from '../../db/client.ts';
+import { customerTime } from '../../lib/customer-time.ts';
 import { hashToken } from '../../lib/token-hash.ts';
 import { entitlementOf } from '../access/rules.ts';
 import { usableSlots } from '../access/slots.ts';
-import { customerTime } from '../expiry-reminders/expiry-reminders.ts';
 import { bindChat, countDevicesInUse, findUserOfChat, unbindChat, useBindToken } from './repository.ts';
 import { botTexts, botTextsForTelegramLanguage } from './texts.ts';
 
