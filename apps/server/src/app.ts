@@ -224,6 +224,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     log: app.log,
     siteOrigin,
     subscriptionKey,
+    adminOrigin: config.adminPublicUrl ?? siteOrigin,
   });
 
   await app.register(adminApi, {

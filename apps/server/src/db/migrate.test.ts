@@ -22,6 +22,7 @@ describe('migrations', () => {
       ),
     );
     expect(tables.map((row) => row.table_name)).toEqual([
+      'alert_incidents',
       'app_store_subscriptions',
       'app_store_transactions',
       'audit_log',

@@ -40,6 +40,7 @@ export async function startTestApp(
     NOTICE_MAIL_EVERY_MINUTES: '0',
     MAIL_EVERY_SECONDS: '0',
     TELEGRAM_WORKER: 'off',
+    ALERTS_EVERY_SECONDS: '0',
     DASHBOARD_EVERY_MINUTES: '0',
     TRAFFIC_RECONCILE_EVERY_MINUTES: '0',
     ...env,

@@ -27,3 +27,4 @@ export * from './gateways.ts';
 export * from './coupons.ts';
 export * from './redeem-codes.ts';
 export * from './telegram.ts';
+export * from './alert-incidents.ts';
