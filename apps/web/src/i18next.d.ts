@@ -13,6 +13,7 @@ import type login from './locales/en/login.json';
 import type notFound from './locales/en/not-found.json';
 import type nodes from './locales/en/nodes.json';
 import type notices from './locales/en/notices.json';
+import type telegram from './locales/en/telegram.json';
 import type orders from './locales/en/orders.json';
 import type redeem from './locales/en/redeem.json';
 import type trial from './locales/en/trial.json';
@@ -38,6 +39,7 @@ declare module 'i18next' {
       'not-found': typeof notFound;
       nodes: typeof nodes;
       notices: typeof notices;
+      telegram: typeof telegram;
       orders: typeof orders;
       redeem: typeof redeem;
       trial: typeof trial;
