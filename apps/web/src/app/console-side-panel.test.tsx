@@ -73,6 +73,11 @@ beforeEach(() => {
   signIn();
   // The header's bell; its own tests are in features/notices.
   answer('/web/notice/list', ok({ unread: 0, list: [] }));
+  // The account dialog's Telegram card; its own tests are in features/telegram.
+  answer(
+    '/web/telegram/binding',
+    ok({ available: false, bound: false, mail_off: false, bot_username: null }),
+  );
 });
 
 // The whole console renders in each test: give them room on a busy machine.
