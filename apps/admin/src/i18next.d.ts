@@ -3,6 +3,7 @@ import type common from './locales/en/common.json';
 import type coupons from './locales/en/coupons.json';
 import type dashboard from './locales/en/dashboard.json';
 import type gateways from './locales/en/gateways.json';
+import type telegram from './locales/en/telegram.json';
 import type jobs from './locales/en/jobs.json';
 import type mail from './locales/en/mail.json';
 import type nodes from './locales/en/nodes.json';
@@ -25,6 +26,7 @@ declare module 'i18next' {
       coupons: typeof coupons;
       dashboard: typeof dashboard;
       gateways: typeof gateways;
+      telegram: typeof telegram;
       jobs: typeof jobs;
       mail: typeof mail;
       nodes: typeof nodes;

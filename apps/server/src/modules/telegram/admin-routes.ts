@@ -34,7 +34,7 @@ export async function telegramAdminRoutes(
     async (request) => ok(request, await presentBotSettings(db, publicUrl)),
   );
 
-  routes.put(
+  routes.post(
     '/telegram/bot',
     {
       config: edit,

@@ -44,7 +44,7 @@ let owner: SignedInStaff;
 const workers: TelegramWorker[] = [];
 beforeAll(async () => {
   owner = await signedInStaff(suite.app, suite.database, 'owner');
-  const saved = await owner.call('PUT', '/telegram/bot', { token: api.token });
+  const saved = await owner.call('POST', '/telegram/bot', { token: api.token });
   expect(saved.json().data).toEqual({ configured: true, username: api.username, mode: 'polling' });
 });
 afterEach(async () => {
@@ -92,7 +92,7 @@ async function bindLink(token: string): Promise<string> {
 
 describe('bot settings', () => {
   it('refuses a token Telegram does not take, and keeps the saved one sealed and out of every reply and audit row', async () => {
-    const wrong = await owner.call('PUT', '/telegram/bot', {
+    const wrong = await owner.call('POST', '/telegram/bot', {
       token: '999999:AAHnot-the-bot-token-at-all-0123456789',
     });
     expect(wrong.statusCode).toBe(400);
