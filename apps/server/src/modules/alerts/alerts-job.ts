@@ -5,6 +5,7 @@ import { alertIncidents } from '../../db/schema/index.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { mailBacklog } from '../mail/repository.ts';
 import { silentNodes } from '../nodes/repository.ts';
+import { jobsFailingTwice } from '../operations/job-runs-repository.ts';
 import { alertRecipients } from '../staff/repository.ts';
 import { telegramBacklog } from '../telegram/repository.ts';
 
@@ -14,7 +15,7 @@ export const ALERTS_JOB = 'alerts';
 /** A queue whose oldest waiting message is older than this is stuck. */
 const QUEUE_STUCK_SECONDS = 15 * 60;
 
-type IncidentKind = 'node_silent' | 'mail_stuck' | 'telegram_stuck';
+type IncidentKind = 'node_silent' | 'mail_stuck' | 'telegram_stuck' | 'job_failing';
 
 /** What an alert says, in each staff language: its title when it opens and when it ends. */
 const ALERT_TEXTS: Record<
@@ -37,6 +38,11 @@ const ALERT_TEXTS: Record<
       closed: 'The Telegram queue moves again',
       detail: 'Telegram messages have waited more than 15 minutes.',
     },
+    job_failing: {
+      opened: 'Job {label} failed twice in a row',
+      closed: 'Job {label} runs again',
+      detail: 'Its two latest runs failed; the jobs screen has their errors.',
+    },
   },
   zh: {
     node_silent: {
@@ -49,6 +55,11 @@ const ALERT_TEXTS: Record<
       opened: 'Telegram 队列阻塞',
       closed: 'Telegram 队列已恢复',
       detail: '有 Telegram 消息已等待超过 15 分钟。',
+    },
+    job_failing: {
+      opened: '任务 {label} 连续两次失败',
+      closed: '任务 {label} 已恢复运行',
+      detail: '最近两次运行均失败，错误信息见任务页面。',
     },
   },
   tw: {
@@ -63,6 +74,11 @@ const ALERT_TEXTS: Record<
       closed: 'Telegram 佇列已恢復',
       detail: '有 Telegram 訊息已等待超過 15 分鐘。',
     },
+    job_failing: {
+      opened: '任務 {label} 連續兩次失敗',
+      closed: '任務 {label} 已恢復運行',
+      detail: '最近兩次執行均失敗，錯誤訊息見任務頁面。',
+    },
   },
 };
 
@@ -71,6 +87,7 @@ const BACK_OFFICE_PATH: Record<IncidentKind, string> = {
   node_silent: '/admin/nodes',
   mail_stuck: '/admin/mail',
   telegram_stuck: '/admin/attention',
+  job_failing: '/admin/jobs',
 };
 
 export interface AlertsDeps {
@@ -155,6 +172,13 @@ export async function runAlerts(deps: AlertsDeps): Promise<{ opened: number; clo
     now,
   ))
     changes.push({ kind: 'node_silent', label: back.label, opened: false });
+  const failing = await jobsFailingTwice(db);
+  for (const job of failing) {
+    if (await open(db, 'job_failing', job, job, now))
+      changes.push({ kind: 'job_failing', label: job, opened: true });
+  }
+  for (const back of await closeEnded(db, 'job_failing', failing, now))
+    changes.push({ kind: 'job_failing', label: back.label, opened: false });
   const [mail, telegram] = await Promise.all([mailBacklog(db, now), telegramBacklog(db, now)]);
   changes.push(
     ...(await queueIncident(

@@ -5,6 +5,7 @@ import { alertIncidents, mailOutbox } from '../../db/schema/index.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
 import { later, useTestApp } from '../../testing/test-app.ts';
 import { testMailer } from '../../testing/test-mailer.ts';
+import { logJobRun } from '../operations/job-runs-repository.ts';
 import { runAlerts } from './alerts-job.ts';
 
 const MINUTE = 60_000;
@@ -95,5 +96,41 @@ describe('staff alerts', () => {
     ]);
     const closed = await db.select().from(alertIncidents).where(eq(alertIncidents.subject, silent.id));
     expect(closed[0]?.closedAt).not.toBeNull();
+  });
+
+  it('alerts once when a job fails twice in a row, and once when it runs again', async () => {
+    const db = t.database.db;
+    const mailer = testMailer(db);
+    const run = () =>
+      runAlerts({
+        db,
+        mailer,
+        now: new Date(),
+        adminOrigin: 'https://admin.example.com',
+        nodeSilentMinutes: 5,
+      });
+    const finished = (succeeded: boolean) =>
+      logJobRun(db, {
+        name: 'orders',
+        startedAt: new Date(),
+        finishedAt: new Date(),
+        succeeded,
+        ...(succeeded ? {} : { error: 'database away' }),
+      });
+    await finished(true);
+    await finished(false);
+    expect(await run()).toMatchObject({ opened: 0 });
+    await finished(false);
+    expect(await run()).toMatchObject({ opened: 1 });
+    await finished(false);
+    expect(await run()).toMatchObject({ opened: 0, closed: 0 });
+    await finished(true);
+    expect(await run()).toMatchObject({ opened: 0, closed: 1 });
+    await mailer.idle();
+    const subjects = (await alertsTo(admin.email)).filter((subject) => subject.includes('orders'));
+    expect(subjects).toEqual([
+      'Skyway alert: Job orders failed twice in a row',
+      'Skyway alert: Job orders runs again',
+    ]);
   });
 });
