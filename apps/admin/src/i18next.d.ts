@@ -4,6 +4,7 @@ import type coupons from './locales/en/coupons.json';
 import type dashboard from './locales/en/dashboard.json';
 import type gateways from './locales/en/gateways.json';
 import type help from './locales/en/help.json';
+import type telegram from './locales/en/telegram.json';
 import type jobs from './locales/en/jobs.json';
 import type mail from './locales/en/mail.json';
 import type nodes from './locales/en/nodes.json';
@@ -28,6 +29,7 @@ declare module 'i18next' {
       dashboard: typeof dashboard;
       gateways: typeof gateways;
       help: typeof help;
+      telegram: typeof telegram;
       jobs: typeof jobs;
       mail: typeof mail;
       nodes: typeof nodes;

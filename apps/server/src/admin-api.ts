@@ -20,6 +20,8 @@ import { redeemAdminRoutes } from './modules/redeem-codes/admin-routes.ts';
 import { salesRoutes } from './modules/sales/routes.ts';
 import { staffRoutes } from './modules/staff/routes.ts';
 import { ticketAdminRoutes } from './modules/tickets/admin-routes.ts';
+import { telegramAdminRoutes } from './modules/telegram/admin-routes.ts';
+import type { BotLoader } from './modules/telegram/bot.ts';
 import type { GatewayProviders, PaymentProvider } from './modules/orders/provider.ts';
 import type { StaffDeps } from './modules/staff/service.ts';
 import { staffCookieFor } from './modules/staff/signed-in-staff.ts';
@@ -48,6 +50,8 @@ export async function adminApi(
     secretsKey: Buffer | undefined;
     /** Where the site is: links in mail that staff actions send point there. */
     siteOrigin: string;
+    /** The Telegram bot: Telegram's Bot API, the site's public address (a webhook there), the loaded bot. */
+    telegram: { apiRoot: string; publicUrl: string | undefined; loadBot: BotLoader };
   },
 ): Promise<void> {
   const cookie = staffCookieFor(options.adminUrl);
@@ -80,6 +84,7 @@ export async function adminApi(
   await app.register(couponAdminRoutes, { db });
   await app.register(redeemAdminRoutes, { db });
   await app.register(ticketAdminRoutes, { db, mailer, siteOrigin: options.siteOrigin });
+  await app.register(telegramAdminRoutes, { db, secretsKey: options.secretsKey, ...options.telegram });
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/openapi.json',

@@ -70,6 +70,7 @@ describe('the permission matrix, cell by cell through the routes', () => {
       m.call('POST', `/payments/${await payment(100)}/settle`, { reason: 'probe of the matrix' }),
     'audit.view': (m) => m.call('GET', '/audit'),
     'gateways.edit': (m) => m.call('GET', '/gateways'),
+    'telegram.edit': (m) => m.call('GET', '/telegram/bot'),
     'coupons.edit': (m) => m.call('GET', '/coupons'),
     'redeem.edit': (m) => m.call('GET', '/redeem-batches'),
   };

@@ -30,6 +30,9 @@ import { checkSecretsKey } from './modules/gateways/service.ts';
 import { siteRoutes } from './modules/site/routes.ts';
 import { unsubscribeRoutes } from './modules/unsubscribe/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { createBotLoader } from './modules/telegram/bot.ts';
+import { telegramRoutes } from './modules/telegram/routes.ts';
+import { createTelegramWorker } from './modules/telegram/worker.ts';
 import { serveOwnerInvites } from './modules/staff/owner-invites-socket.ts';
 import { hasStaff } from './modules/staff/repository.ts';
 import { inviteOwner } from './modules/staff/service.ts';
@@ -213,6 +216,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   });
   await app.register(redeemRoutes, { db, counters });
   await app.register(ticketRoutes, { db });
+  const loadBot = createBotLoader(db, config.payments.secretsKey, config.telegram.apiRoot);
+  await app.register(telegramRoutes, { db, loadBot });
   await app.register(paymentRoutes, { db, config, counters });
   const jobs = scheduledJobs({
     config,
@@ -223,6 +228,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     log: app.log,
     siteOrigin,
     subscriptionKey,
+    adminOrigin: config.adminPublicUrl ?? siteOrigin,
   });
 
   await app.register(adminApi, {
@@ -238,9 +244,22 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     gateways,
     secretsKey: config.payments.secretsKey,
     siteOrigin,
+    telegram: { apiRoot: config.telegram.apiRoot, publicUrl: config.payments.publicUrl, loadBot },
   });
 
   startJobs(app, db, jobs);
+  if (config.telegram.worker) {
+    const worker = createTelegramWorker({
+      db,
+      loadBot,
+      publicUrl: config.payments.publicUrl,
+      perSecond: config.telegram.perSecond,
+      log: app.log,
+    });
+    // Before the database closes: the worker hands its lease back for another instance to take.
+    app.addHook('preClose', () => worker.close());
+    worker.start();
+  }
 
   // The first owner while the server runs: `invite-owner` asks this server when it holds the
   // embedded database (on PostgreSQL the command opens the database itself, beside the servers).

@@ -149,6 +149,11 @@ const envSchema = z.object({
   REMINDERS_EVERY_MINUTES: z.coerce.number().int().min(0).default(15),
   NOTICE_MAIL_EVERY_MINUTES: z.coerce.number().int().min(0).default(1),
   MAIL_EVERY_SECONDS: z.coerce.number().int().min(0).default(15),
+  ALERTS_EVERY_SECONDS: z.coerce.number().int().min(0).default(60),
+  ALERT_NODE_SILENT_MINUTES: z.coerce.number().int().min(1).max(1440).default(5),
+  TELEGRAM_WORKER: z.enum(['on', 'off']).default('on'),
+  TELEGRAM_API_ROOT: z.url({ protocol: /^https?$/ }).default('https://api.telegram.org'),
+  TELEGRAM_PER_SECOND: z.coerce.number().int().min(1).max(30).default(30),
   SIGNATURE_SECRET: optionalText.pipe(z.string().min(8).optional()),
   SUBSCRIPTION_KEY: optionalText.pipe(z.string().min(32).optional()),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
@@ -439,6 +444,18 @@ const configSchema = envSchema
     noticeMailEveryMinutes: env.NOTICE_MAIL_EVERY_MINUTES,
     /** How often the mail queue is worked (retries, expired codes); 0 turns it off on this instance. */
     mailEverySeconds: env.MAIL_EVERY_SECONDS,
+    /** How often staff alerts are checked; 0 turns the job off on this instance. */
+    alertsEverySeconds: env.ALERTS_EVERY_SECONDS,
+    /** A node whose agent was not heard from for this long raises an alert. */
+    alertNodeSilentMinutes: env.ALERT_NODE_SILENT_MINUTES,
+    telegram: {
+      /** Whether this instance competes for the bot's worker lease (polling and sending); off: it never does. */
+      worker: env.TELEGRAM_WORKER === 'on',
+      /** Telegram's Bot API (a stand-in on the loopback in tests). */
+      apiRoot: env.TELEGRAM_API_ROOT.replace(/\/+$/, ''),
+      /** Messages a second across every instance (Telegram's limit is about 30). */
+      perSecond: env.TELEGRAM_PER_SECOND,
+    },
     signatureSecret: env.SIGNATURE_SECRET,
     /** The key subscription tokens are derived with; unset outside production: a key file in DATA_DIR. */
     subscriptionKey: env.SUBSCRIPTION_KEY,

@@ -14,6 +14,7 @@ import type login from './locales/en/login.json';
 import type notFound from './locales/en/not-found.json';
 import type nodes from './locales/en/nodes.json';
 import type notices from './locales/en/notices.json';
+import type telegram from './locales/en/telegram.json';
 import type orders from './locales/en/orders.json';
 import type redeem from './locales/en/redeem.json';
 import type support from './locales/en/support.json';
@@ -41,6 +42,7 @@ declare module 'i18next' {
       'not-found': typeof notFound;
       nodes: typeof nodes;
       notices: typeof notices;
+      telegram: typeof telegram;
       orders: typeof orders;
       redeem: typeof redeem;
       support: typeof support;

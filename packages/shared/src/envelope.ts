@@ -88,6 +88,11 @@ export const REASONS = [
   'coupon_ended',
   // Payment gateways: their keys cannot be saved while the server has no SECRETS_KEY.
   'secrets_key_unset',
+  // Telegram: the site has no bot set up; the token given is not a bot's (Telegram refused it); the
+  // account is not bound to the bot.
+  'telegram_unavailable',
+  'telegram_token_invalid',
+  'telegram_not_bound',
   // The node API: a token that names no node (or was rotated or revoked), a disabled node, an agent
   // speaking another major version of the contract.
   'node_token_invalid',

@@ -59,6 +59,8 @@ export const PERMISSIONS = {
   'tickets.reply': ['owner', 'admin', 'support'],
   /** The payment gateways: add, change, turn on or off, test their keys. */
   'gateways.edit': ['owner', 'finance'],
+  /** The Telegram bot: set its token, test it. */
+  'telegram.edit': ['owner', 'admin'],
   /** Coupons: list, create, change, pause, resume and end them. */
   'coupons.edit': ['owner', 'admin', 'finance'],
   /** Redeem codes: generate batches (their CSV once), see their uses, revoke a batch or a code. */

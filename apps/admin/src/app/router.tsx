@@ -67,6 +67,14 @@ export const router = createBrowserRouter(
           ),
         },
         {
+          path: 'telegram',
+          lazy: page(
+            () => import('../features/telegram/components/telegram-page.tsx'),
+            'TelegramPage',
+            'telegram',
+          ),
+        },
+        {
           path: 'coupons',
           lazy: page(
             () => import('../features/coupons/components/coupons-page.tsx'),

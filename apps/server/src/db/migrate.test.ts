@@ -22,6 +22,7 @@ describe('migrations', () => {
       ),
     );
     expect(tables.map((row) => row.table_name)).toEqual([
+      'alert_incidents',
       'app_store_subscriptions',
       'app_store_transactions',
       'audit_log',
@@ -64,6 +65,10 @@ describe('migrations', () => {
       'ticket_attachments',
       'ticket_messages',
       'tickets',
+      'telegram_bind_tokens',
+      'telegram_bot',
+      'telegram_links',
+      'telegram_outbox',
       'traffic_discrepancies',
       'traffic_hourly',
       'trial_claims',

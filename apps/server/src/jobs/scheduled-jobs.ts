@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { ALERTS_JOB, runAlerts } from '../modules/alerts/alerts-job.ts';
 import { INACTIVE_ACCOUNTS_JOB, runInactiveAccounts } from '../modules/accounts/inactive-accounts.ts';
 import { DASHBOARD_JOB, rollUpDashboard } from '../modules/dashboard/service.ts';
 import { EXPIRY_REMINDERS_JOB, runExpiryReminders } from '../modules/expiry-reminders/expiry-reminders.ts';
@@ -37,6 +38,8 @@ export interface JobDeps {
   /** Where the site is, for links in mail sent by jobs (no request to take it from). */
   siteOrigin: string;
   subscriptionKey: string;
+  /** Where the back office is, for the links in staff alerts. */
+  adminOrigin: string;
 }
 
 /** The scheduled jobs, each on every instance that does not turn it off (0); they lock in the database. */
@@ -49,6 +52,7 @@ export function scheduledJobs({
   log,
   siteOrigin,
   subscriptionKey,
+  adminOrigin,
 }: JobDeps): ScheduledJob[] {
   return [
     {
@@ -82,6 +86,13 @@ export function scheduledJobs({
       name: DASHBOARD_JOB,
       everySeconds: config.dashboardEveryMinutes * 60,
       run: (now) => rollUpDashboard(db, now),
+    },
+    {
+      name: ALERTS_JOB,
+      everySeconds: config.alertsEverySeconds,
+      run: (now) =>
+        runAlerts({ db, mailer, now, adminOrigin, nodeSilentMinutes: config.alertNodeSilentMinutes }),
+      options: { finishedLogLevel: 'debug' },
     },
     {
       name: TRAFFIC_RECONCILE_JOB,

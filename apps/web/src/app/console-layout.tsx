@@ -1,3 +1,4 @@
+import { TelegramBinding } from '../features/telegram/components/telegram-binding.tsx';
 import { Suspense, useCallback, useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MenuOutlined } from '@ant-design/icons';
@@ -128,6 +129,7 @@ function ConsoleFrame() {
         open={dialog === 'userInfo'}
         onClose={closeDialog}
         trial={<TrialStatus onClaim={requestTrial} />}
+        telegram={dialog === 'userInfo' && <TelegramBinding />}
         pending={pendingConnections}
         appStore={userInfo ? { autoRenew: userInfo.auto_renew, periodEnd: userInfo.app_store_expire } : null}
       />

@@ -75,6 +75,11 @@ beforeEach(() => {
   answer('/web/notice/list', ok({ unread: 0, list: [] }));
   // The side menu's mark for unread ticket replies; its own tests are in features/support.
   answer('/web/ticket/list', ok({ total: 0, unread: 0, list: [] }));
+  // The account dialog's Telegram card; its own tests are in features/telegram.
+  answer(
+    '/web/telegram/binding',
+    ok({ available: false, bound: false, mail_off: false, bot_username: null }),
+  );
 });
 
 // The whole console renders in each test: give them room on a busy machine.

@@ -28,3 +28,5 @@ export * from './coupons.ts';
 export * from './redeem-codes.ts';
 export * from './help-articles.ts';
 export * from './tickets.ts';
+export * from './telegram.ts';
+export * from './alert-incidents.ts';

@@ -7,7 +7,8 @@ import { testMailer } from '../../testing/test-mailer.ts';
 import { resetSetting, writeSetting } from '../settings/repository.ts';
 import { createUser } from '../users/repository.ts';
 import { openTestDatabase, openTwoInstances, testDatabaseKind } from '../../testing/test-database.ts';
-import { customerTime, runExpiryReminders } from './expiry-reminders.ts';
+import { customerTime } from '../../lib/customer-time.ts';
+import { runExpiryReminders } from './expiry-reminders.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;

@@ -2,7 +2,9 @@ import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@skyway/shared/lang
 import type { Period } from '@skyway/shared/plans';
 import { reminderDays } from '@skyway/shared/schemas/admin/settings';
 import type { Database } from '../../db/client.ts';
-import type { Mailer, MailMessage } from '../mail/mailer.ts';
+import { customerTime } from '../../lib/customer-time.ts';
+import type { MailMessage } from '../mail/mailer.ts';
+import { type CustomerMailer, queueCustomerMessages } from '../telegram/customer-messages.ts';
 import { readSettings } from '../settings/repository.ts';
 import { unsubscribeUrl } from '../unsubscribe/tokens.ts';
 import { forgetReminders, recordDueReminders, type RemindedAccount } from './repository.ts';
@@ -11,7 +13,7 @@ export const EXPIRY_REMINDERS_JOB = 'expiry-reminders';
 
 export interface ExpiryRemindersDeps {
   db: Database;
-  mailer: Pick<Mailer, 'sendBatch'>;
+  mailer: CustomerMailer;
   now: Date;
   /** The site's address, for the links to /buy and to unsubscribe. */
   origin: string;
@@ -31,20 +33,11 @@ export interface ExpiryRemindersResult {
 const BATCH_SIZE = 250;
 /** A reminder whose moment passed longer ago than this (the job was down) is not sent any more. */
 const CATCH_UP_MS = 12 * 60 * 60 * 1000;
-/** Where the site's customers are: the times in their mail are China Standard Time. */
-const CUSTOMER_OFFSET_MS = 8 * 60 * 60 * 1000;
-
 const PLAN_NAMES: Record<Language, Record<Period | 'none', string>> = {
   en: { month: 'Monthly', half_year: 'Half-yearly', year: 'Yearly', none: 'Free time' },
   zh: { month: '月付', half_year: '半年付', year: '年付', none: '免费时长' },
   tw: { month: '月付', half_year: '半年付', year: '年付', none: '免費時長' },
 };
-
-/** `YYYY-MM-DD HH:mm:ss (UTC+8)`: the customers' own clock, and saying which it is. */
-export function customerTime(date: Date): string {
-  const shifted = new Date(date.getTime() + CUSTOMER_OFFSET_MS).toISOString();
-  return `${shifted.slice(0, 10)} ${shifted.slice(11, 19)} (UTC+8)`;
-}
 
 function reminder(deps: ExpiryRemindersDeps, account: RemindedAccount, days: number): MailMessage {
   const language = isLanguage(account.language) ? account.language : DEFAULT_LANGUAGE;
@@ -84,7 +77,14 @@ export async function runExpiryReminders(deps: ExpiryRemindersDeps): Promise<Exp
       const batch = await recordDueReminders(db, { days, now, catchUpMs: CATCH_UP_MS, limit: batchSize });
       if (batch.length === 0) break;
       try {
-        await deps.mailer.sendBatch(batch.map((account) => reminder(deps, account, days)));
+        await queueCustomerMessages(
+          db,
+          deps.mailer,
+          'expiry_reminder',
+          batch.map((account) => reminder(deps, account, days)),
+          now,
+        );
+        deps.mailer.deliverSoon();
       } catch {
         await forgetReminders(db, batch, days);
         result.unmailed += batch.length;

@@ -96,6 +96,8 @@ export interface Mailer {
    * this job's and those `sendBatch` starts, take turns.
    */
   deliverDue(): Promise<MailRunResult>;
+  /** A message's subject and plain text as it would be mailed (for the same message by Telegram). */
+  render(message: MailMessage): { subject: string; text: string };
   state(): MailerState;
   /** Resolves when every delivery under way, attempt or run, has finished (tests and shutdown). */
   idle(): Promise<void>;
@@ -365,6 +367,8 @@ export function createMailer(options: MailerOptions): Mailer {
       track(run);
       return run;
     },
+
+    render,
 
     state() {
       if (!options.smtpUrl) return 'off';

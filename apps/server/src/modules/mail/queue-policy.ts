@@ -34,6 +34,8 @@ export const MAIL_PRIORITY: Record<MailTemplate, number> = {
   email_changed: 1,
   inactive_warning: 2,
   staff_invite: 1,
+  // Staff alerts: an incident is under way, ahead of customers' bulk mail.
+  staff_alert: 1,
   expiry_reminder: 3,
   expiry_ended: 3,
   notice: 3,

@@ -14,7 +14,7 @@ const paramsFor = (template: MailTemplate) =>
   Object.fromEntries(TEMPLATE_PARAMS[template].map((key) => [key, sample[key] ?? `value-of-${key}`]));
 
 describe('mail templates', () => {
-  it('cover the eleven messages', () => {
+  it('cover the twelve messages', () => {
     expect(templates.sort()).toEqual(
       [
         'account_exists',
@@ -25,6 +25,7 @@ describe('mail templates', () => {
         'inactive_warning',
         'password_changed',
         'staff_invite',
+        'staff_alert',
         'expiry_reminder',
         'expiry_ended',
         'notice',

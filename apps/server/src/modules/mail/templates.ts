@@ -11,6 +11,7 @@ export type MailTemplate =
   | 'email_changed'
   | 'inactive_warning'
   | 'staff_invite'
+  | 'staff_alert'
   | 'expiry_reminder'
   | 'expiry_ended'
   | 'notice'
@@ -51,6 +52,7 @@ export const TEMPLATE_PARAMS: Record<MailTemplate, readonly string[]> = {
   email_changed: ['new_email'],
   inactive_warning: ['revoke_date'],
   staff_invite: ['role', 'link', 'hours'],
+  staff_alert: ['title', 'detail', 'link'],
   expiry_reminder: ['expire_time', 'plan', 'connections', 'buy_link', 'unsubscribe_link'],
   expiry_ended: ['expire_time', 'plan', 'connections', 'buy_link', 'unsubscribe_link'],
   notice: ['title', 'body', 'unsubscribe_link'],
@@ -247,6 +249,20 @@ export const TEMPLATES: Record<MailTemplate, Record<Language, TemplateText>> = {
         '若您在 {revoke_date} 之前未登入，帳號將被停用，之後無法再登入；只需登入一次即可保留帳號。',
         '若您不再需要此帳號，無需任何操作。',
       ],
+    },
+  },
+  staff_alert: {
+    en: {
+      subject: '{site_name} alert: {title}',
+      body: ['{title}', '{detail}', 'In the back office: {link}'],
+    },
+    zh: {
+      subject: '{site_name} 告警：{title}',
+      body: ['{title}', '{detail}', '在管理后台查看：{link}'],
+    },
+    tw: {
+      subject: '{site_name} 警示：{title}',
+      body: ['{title}', '{detail}', '在管理後台查看：{link}'],
     },
   },
   staff_invite: {

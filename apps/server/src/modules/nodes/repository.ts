@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import {
   deviceSlots,
@@ -212,4 +212,12 @@ export async function settledRevision(db: Database): Promise<number> {
     await waitForRevisions(tx);
     return highestRevision(tx);
   });
+}
+
+/** Enabled nodes whose agent called at least once but not since `heardBefore` (staff alerts). */
+export async function silentNodes(db: Database, heardBefore: Date): Promise<{ id: string; name: string }[]> {
+  return db
+    .select({ id: nodes.id, name: nodes.name })
+    .from(nodes)
+    .where(and(eq(nodes.enabled, true), lt(nodes.lastSeenAt, heardBefore)));
 }

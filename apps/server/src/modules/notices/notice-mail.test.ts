@@ -140,6 +140,7 @@ describe('notices by mail', () => {
         if (batches === failAt) throw new Error('the instance went away');
       },
       deliverSoon: mailer.deliverSoon,
+      render: mailer.render,
     };
   }
   const runWith = (db: Database, mailer: ReturnType<typeof failingMailer>) =>

@@ -1,7 +1,8 @@
 import { DEFAULT_LANGUAGE, isLanguage } from '@skyway/shared/languages';
 import type { Database } from '../../db/client.ts';
 import type { NoticeRow } from '../../db/schema/index.ts';
-import type { Mailer, MailMessage } from '../mail/mailer.ts';
+import type { MailMessage } from '../mail/mailer.ts';
+import { type CustomerMailer, queueCustomerMessages } from '../telegram/customer-messages.ts';
 import { unsubscribeUrl } from '../unsubscribe/tokens.ts';
 import {
   advanceMailing,
@@ -15,7 +16,7 @@ export const NOTICE_MAIL_JOB = 'notice-mail';
 
 export interface NoticeMailDeps {
   db: Database;
-  mailer: Pick<Mailer, 'queueBatch' | 'deliverSoon'>;
+  mailer: CustomerMailer;
   now: Date;
   /** The site's address, for the unsubscribe links. */
   origin: string;
@@ -57,9 +58,12 @@ export async function runNoticeMail(deps: NoticeMailDeps): Promise<{ mailed: num
         const notice = await lockNoticeToMail(tx, id, now);
         if (!notice) return { count: 0, more: false };
         const batch = await nextRecipients(tx, notice, now, batchSize);
-        await deps.mailer.queueBatch(
+        await queueCustomerMessages(
           tx,
+          deps.mailer,
+          'notice',
           batch.map((account) => noticeMail(deps, notice, account)),
+          now,
         );
         const last = batch.length < batchSize;
         await advanceMailing(tx, notice, {

@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { preparedStatement } from '../../db/prepared.ts';
+import { rowsOf } from '../../db/rows.ts';
 import { jobRunLog, type JobRunLogRow, jobRuns, type JobRunRow } from '../../db/schema/index.ts';
 
 /** A run of a scheduled job as the log keeps it: when it started and ended, and what it did or why it failed. */
@@ -94,4 +95,19 @@ export async function latestJobRuns(
     ),
   );
   return Object.fromEntries(names.map((name, i) => [name, lists[i] ?? []]));
+}
+
+/** The jobs whose two latest runs, on any instance, both failed (staff alerts). */
+export async function jobsFailingTwice(db: Database): Promise<string[]> {
+  const rows = rowsOf<{ name: string }>(
+    await db.execute(sql`
+      select name from (
+        select name, succeeded, row_number() over (partition by name order by id desc) as rank
+        from ${jobRunLog}
+      ) latest
+      where rank <= 2
+      group by name
+      having count(*) filter (where not succeeded) = 2`),
+  );
+  return rows.map((row) => row.name);
 }

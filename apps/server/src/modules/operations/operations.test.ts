@@ -107,6 +107,7 @@ describe('the outbox and the jobs in the back office', () => {
       'notice-mail',
       'orders',
       'dashboard',
+      'alerts',
       'traffic-reconcile',
     ]);
     const orders = jobs.find((job: { name: string }) => job.name === 'orders');

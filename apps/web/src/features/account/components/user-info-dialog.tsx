@@ -22,6 +22,8 @@ interface Props {
   onClose: () => void;
   /** The free trial's state (the claim button while it can be claimed), composed by the app layer. */
   trial: ReactNode;
+  /** The Telegram binding card, composed by the app layer. */
+  telegram?: ReactNode;
   pending?: PendingConnections | null;
   /** An app-store subscriber's renewal state from `/web/user/info`; null until it has been read. */
   appStore?: AppStoreState | null;
@@ -33,7 +35,14 @@ export interface AppStoreState {
   periodEnd: number;
 }
 
-export function UserInfoDialog({ open, onClose, trial, pending = null, appStore = null }: Props) {
+export function UserInfoDialog({
+  open,
+  onClose,
+  trial,
+  telegram = null,
+  pending = null,
+  appStore = null,
+}: Props) {
   // The app-store namespace is loaded with the console, not when the dialog first shows it.
   const { t } = useTranslation(['account', 'common', 'app-store']);
   const { user } = useSession();
@@ -98,6 +107,7 @@ export function UserInfoDialog({ open, onClose, trial, pending = null, appStore 
         </ul>
       </section>
       <div className="user-info__trial">{trial}</div>
+      {telegram}
     </Modal>
   );
 }

@@ -1,0 +1,56 @@
+import { inArray } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { telegramLinks } from '../../db/schema/index.ts';
+import type { Mailer, MailMessage } from '../mail/mailer.ts';
+import { type NewTelegramMessage, queueTelegramMessages } from './repository.ts';
+
+/**
+ * The messages a customer gets by mail and, once bound, by Telegram too, each with its place in
+ * Telegram's queue (lower first). A new kind (ticket replies) is one line here.
+ */
+const CUSTOMER_MESSAGE_PRIORITY = {
+  notice: 2,
+  expiry_reminder: 3,
+} as const;
+export type CustomerMessageKind = keyof typeof CUSTOMER_MESSAGE_PRIORITY;
+
+export type CustomerMailer = Pick<Mailer, 'queueBatch' | 'deliverSoon' | 'render'>;
+
+/**
+ * Queues messages of one kind to customers, in the caller's transaction: to the Telegram chat of
+ * each account bound to one, and by mail unless that account turned mail off for these kinds.
+ * The Telegram text is the mail's subject and text in the account's language. Call the mailer's
+ * `deliverSoon` once committed; the bot's worker sends Telegram's within its limits.
+ */
+export async function queueCustomerMessages(
+  within: Database,
+  mailer: CustomerMailer,
+  kind: CustomerMessageKind,
+  messages: MailMessage[],
+  now: Date,
+): Promise<void> {
+  const userIds = messages.flatMap((message) => (message.userId ? [message.userId] : []));
+  const links =
+    userIds.length === 0
+      ? []
+      : await within.select().from(telegramLinks).where(inArray(telegramLinks.userId, userIds));
+  const linkOf = new Map(links.map((link) => [link.userId, link]));
+  const byTelegram: NewTelegramMessage[] = [];
+  const byMail: MailMessage[] = [];
+  for (const message of messages) {
+    const link = message.userId ? linkOf.get(message.userId) : undefined;
+    if (link) {
+      const { subject, text } = mailer.render(message);
+      byTelegram.push({
+        chatId: link.chatId,
+        userId: link.userId,
+        kind,
+        text: `${subject}\n\n${text}`,
+        priority: CUSTOMER_MESSAGE_PRIORITY[kind],
+      });
+    }
+    if (!link?.mailOff) byMail.push(message);
+  }
+  await mailer.queueBatch(within, byMail);
+  await queueTelegramMessages(within, byTelegram, now);
+}
