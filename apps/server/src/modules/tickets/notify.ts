@@ -2,6 +2,7 @@ import { DEFAULT_LANGUAGE, isLanguage } from '@skyway/shared/languages';
 import type { Database } from '../../db/client.ts';
 import type { TicketRow } from '../../db/schema/index.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { queueCustomerMessages } from '../telegram/customer-messages.ts';
 import { ticketCustomer } from './repository.ts';
 
 export interface TicketNotifyDeps {
@@ -17,7 +18,8 @@ export const ticketLink = (siteOrigin: string, ticketId: string) =>
 
 /**
  * Tells the customer that staff replied to their ticket: the one place every channel of that news
- * goes through (mail today). Called only for replies the customer may see, never for internal notes.
+ * goes through (mail, and their Telegram chat once bound; see queueCustomerMessages). Called only for
+ * replies the customer may see, never for internal notes.
  */
 export async function notifyTicketReply(
   deps: TicketNotifyDeps,
@@ -26,11 +28,13 @@ export async function notifyTicketReply(
 ): Promise<void> {
   const customer = await ticketCustomer(deps.db, ticket.userId);
   if (!customer) return;
-  await deps.mailer.send({
+  const message = {
     to: customer.email,
     template: 'ticket_reply',
     language: isLanguage(customer.language) ? customer.language : DEFAULT_LANGUAGE,
     userId: ticket.userId,
     params: { subject: ticket.subject, reply, link: ticketLink(deps.siteOrigin, ticket.id) },
-  });
+  } as const;
+  await queueCustomerMessages(deps.db, deps.mailer, 'ticket_reply', [message], new Date());
+  deps.mailer.deliverSoon();
 }

@@ -3,7 +3,14 @@ import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TICKET_MESSAGES_PER_HOUR, TICKET_OPEN_MAX } from '@skyway/shared/tickets';
-import { auditLog, mailOutbox, ticketAttachments, tickets } from '../../db/schema/index.ts';
+import {
+  auditLog,
+  mailOutbox,
+  telegramLinks,
+  telegramOutbox,
+  ticketAttachments,
+  tickets,
+} from '../../db/schema/index.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
 import { later, newClientAddress, signedInUser, useTestApp, webCaller } from '../../testing/test-app.ts';
 import { runTicketsJob } from './service.ts';
@@ -179,6 +186,23 @@ describe('support tickets', () => {
     const untouched = await thread(owner.token, opened.id);
     expect(untouched.data.state).toBe('open');
     expect(untouched.data.messages).toHaveLength(1);
+  });
+
+  it('sends the reply to a customer bound to Telegram there too, and by mail unless they turned it off', async () => {
+    const { user, token } = await customer();
+    const chatId = 7_000_000 + Math.floor(Math.random() * 1_000_000);
+    await t.database.db.insert(telegramLinks).values({ userId: user.id, chatId, mailOff: true });
+    const id = await openedId(token);
+    await support.call('POST', `/tickets/${id}/messages`, { message: 'INTERNAL: a note', internal: true });
+    const answer = 'Your node is back: please reconnect.';
+    await support.call('POST', `/tickets/${id}/messages`, { message: answer });
+
+    const sent = await t.database.db.select().from(telegramOutbox).where(eq(telegramOutbox.chatId, chatId));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ kind: 'ticket_reply', userId: user.id });
+    expect(sent[0]?.text).toContain(answer);
+    expect(sent[0]?.text).not.toContain('INTERNAL');
+    expect(await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email))).toEqual([]);
   });
 
   it('keeps internal notes from the customer’s list, thread and mail; mails the reply', async () => {
