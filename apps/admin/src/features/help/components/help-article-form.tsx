@@ -1,20 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  Alert,
-  Checkbox,
-  Col,
-  Flex,
-  Form,
-  type FormInstance,
-  Input,
-  InputNumber,
-  Row,
-  Select,
-  Spin,
-  Switch,
-  Tabs,
-  Typography,
-} from 'antd';
+import { Checkbox, Col, Form, type FormInstance, Input, InputNumber, Row, Select, Tabs } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -29,6 +14,7 @@ import type { Translated } from '@skyway/shared/notices';
 import { ApiError } from '@skyway/shared/api-error';
 import { LANGUAGE_NAMES } from '../../../lib/i18n.ts';
 import { FormModal } from '../../../components/form-modal.tsx';
+import { MarkdownFields } from '../../../components/markdown-fields.tsx';
 import { type HelpArticle, HELP_ARTICLES_KEY } from '../api/list-help-articles.ts';
 import { useHelpPreview } from '../api/preview-help-article.ts';
 import { type HelpArticleBody, saveHelpArticle } from '../api/save-help-article.ts';
@@ -49,82 +35,30 @@ const valuesOf = (article: HelpArticle | null): HelpArticleBody =>
       }
     : { slug: '', category: 'clients', position: 0, published: false, title: empty, body: empty };
 
-/** An article's rendered body (sanitized by the server, which escapes any HTML typed into the Markdown). */
-function ArticleHtml(props: { html: string }) {
-  return (
-    <div
-      className="help-article-html"
-      style={{ overflowWrap: 'anywhere' }}
-      dangerouslySetInnerHTML={{ __html: props.html }}
-    />
-  );
-}
-
-/** The body in one language as a customer with access will see it. */
-function BodyPreview(props: { form: FormInstance<HelpArticleBody>; language: Language }) {
-  const { t } = useTranslation('help');
-  const title = (Form.useWatch(['title', props.language], props.form) as string | undefined) ?? '';
-  const body = { ...empty, ...(Form.useWatch('body', props.form) as Partial<Translated> | undefined) };
+/** The server's rendering of the body in every language, as a customer with access will see it. */
+const useRendered = (body: Translated) => {
   const result = useHelpPreview(body);
-  const html = result.data?.html[props.language];
-  return (
-    <div
-      data-testid={`help-preview-${props.language}`}
-      style={{
-        border: '1px solid #d9d9d9',
-        borderRadius: 6,
-        padding: '8px 12px',
-        maxHeight: 520,
-        overflow: 'auto',
-      }}
-    >
-      {result.error && <Alert type="error" title={result.error.message} />}
-      {result.isPending && <Spin />}
-      <Typography.Title level={4} style={{ marginTop: 0 }}>
-        {title}
-      </Typography.Title>
-      {html ? (
-        <ArticleHtml html={html} />
-      ) : (
-        result.data && <Typography.Text type="secondary">{t('previewEmpty')}</Typography.Text>
-      )}
-    </div>
-  );
-}
+  return { ...result, data: result.data?.html };
+};
 
 /** One language's title and Markdown body, and the switch to see it as customers will. */
 function LanguageFields(props: { form: FormInstance<HelpArticleBody>; language: Language }) {
-  const { t } = useTranslation(['help', 'common']);
-  const [previewing, setPreviewing] = useState(false);
-  const { language } = props;
-  const required = { required: true, whitespace: true, message: t('common:required') };
+  const { t } = useTranslation('help');
   return (
-    <>
-      <Form.Item name={['title', language]} label={t('articleTitle')} rules={[required]}>
-        <Input maxLength={HELP_TITLE_MAX} autoComplete="off" />
-      </Form.Item>
-      <Flex justify="space-between" align="center" style={{ marginBottom: 8 }}>
-        <label htmlFor={`help-body-${language}`}>{t('articleBody')}</label>
-        <Flex gap={8} align="center">
-          <Switch
-            size="small"
-            checked={previewing}
-            aria-label={`${t('preview')} ${LANGUAGE_NAMES[language]}`}
-            onChange={setPreviewing}
-          />
-          <span>{t('preview')}</span>
-        </Flex>
-      </Flex>
-      <Form.Item
-        name={['body', language]}
-        rules={[required]}
-        extra={t('bodyHint', PLACEHOLDERS)}
-        hidden={previewing}
-      >
-        <Input.TextArea id={`help-body-${language}`} maxLength={HELP_BODY_MAX} showCount rows={14} />
-      </Form.Item>
-      {previewing && <BodyPreview form={props.form} language={language} />}
-    </>
+    <MarkdownFields
+      form={props.form}
+      language={props.language}
+      name="help"
+      labels={{
+        title: t('articleTitle'),
+        body: t('articleBody'),
+        bodyHint: t('bodyHint', PLACEHOLDERS),
+        previewEmpty: t('previewEmpty'),
+      }}
+      limits={{ title: HELP_TITLE_MAX, body: HELP_BODY_MAX }}
+      usePreview={useRendered}
+      htmlClass="help-article-html"
+    />
   );
 }
 

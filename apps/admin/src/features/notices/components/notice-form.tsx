@@ -1,20 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  Alert,
-  Checkbox,
-  Col,
-  DatePicker,
-  Flex,
-  Form,
-  type FormInstance,
-  Input,
-  Row,
-  Select,
-  Spin,
-  Switch,
-  Tabs,
-  Typography,
-} from 'antd';
+import { Checkbox, Col, DatePicker, Form, type FormInstance, Row, Select, Tabs } from 'antd';
 // antd's date pickers hold dayjs values.
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
@@ -30,6 +15,7 @@ import {
 import { ApiError } from '@skyway/shared/api-error';
 import { LANGUAGE_NAMES } from '../../../lib/i18n.ts';
 import { FormModal } from '../../../components/form-modal.tsx';
+import { MarkdownFields, MarkdownHtml } from '../../../components/markdown-fields.tsx';
 import { type Notice, NOTICES_KEY } from '../api/list-notices.ts';
 import { useNoticePreview } from '../api/preview-notice.ts';
 import { type NoticeBody, saveNotice } from '../api/save-notice.ts';
@@ -81,86 +67,35 @@ const bodyOf = (values: NoticeValues): NoticeBody => ({
 });
 
 /** A notice's rendered body (sanitized by the server, which escapes any HTML typed into the Markdown). */
-export function NoticeHtml(props: { html: string; testId?: string }) {
-  return (
-    <div
-      className="notice-html"
-      data-testid={props.testId}
-      style={{ overflowWrap: 'anywhere' }}
-      dangerouslySetInnerHTML={{ __html: props.html }}
-    />
-  );
+export function NoticeHtml(props: { html: string }) {
+  return <MarkdownHtml html={props.html} className="notice-html" />;
 }
 
-/** The body in one language as customers will see it: the server renders every language at once. */
-function BodyPreview(props: { form: FormInstance<NoticeValues>; language: Language }) {
-  const { t } = useTranslation(['notices', 'common']);
-  const title = (Form.useWatch(['title', props.language], props.form) as string | undefined) ?? '';
-  const body = { ...empty, ...(Form.useWatch('body', props.form) as Partial<Translated> | undefined) };
+/** The server's rendering of the body in every language, as customers will see it. */
+const useRendered = (body: Translated) => {
   const result = useNoticePreview(body);
-  const html = result.data?.body_html[props.language];
-  return (
-    <div
-      data-testid={`notice-preview-${props.language}`}
-      style={{
-        border: '1px solid #d9d9d9',
-        borderRadius: 6,
-        padding: '8px 12px',
-        minHeight: 232,
-        maxHeight: 480,
-        overflow: 'auto',
-      }}
-    >
-      {result.error && <Alert type="error" title={result.error.message} />}
-      {result.isPending && <Spin />}
-      <Typography.Title level={5} style={{ marginTop: 0 }}>
-        {title}
-      </Typography.Title>
-      {html ? (
-        <NoticeHtml html={html} />
-      ) : (
-        result.data && <Typography.Text type="secondary">{t('previewEmpty')}</Typography.Text>
-      )}
-    </div>
-  );
-}
+  return { ...result, data: result.data?.body_html };
+};
 
 /** One language's title and Markdown body, and the switch to see the body as customers will. */
 function LanguageFields(props: { form: FormInstance<NoticeValues>; language: Language }) {
-  const { t } = useTranslation(['notices', 'common']);
-  const [previewing, setPreviewing] = useState(false);
-  const { language } = props;
-  const required = { required: true, whitespace: true, message: t('common:required') };
+  const { t } = useTranslation('notices');
   return (
-    <>
-      <Form.Item name={['title', language]} label={t('noticeTitle')} rules={[required]}>
-        <Input maxLength={NOTICE_TITLE_MAX} autoComplete="off" />
-      </Form.Item>
-      <Flex justify="space-between" align="center" style={{ marginBottom: 8 }}>
-        <label htmlFor={`notice-body-${language}`}>{t('noticeBody')}</label>
-        <Flex gap={8} align="center">
-          <Switch size="small" checked={previewing} aria-label={t('preview')} onChange={setPreviewing} />
-          <span>{t('preview')}</span>
-        </Flex>
-      </Flex>
-      {/* Kept on the form while previewing, so that its value and checks stay. */}
-      <Form.Item name={['body', language]} rules={[required]} extra={t('noticeBodyHint')} hidden={previewing}>
-        <Input.TextArea
-          id={`notice-body-${language}`}
-          maxLength={NOTICE_BODY_MAX}
-          showCount
-          autoSize={{ minRows: 10, maxRows: 20 }}
-        />
-      </Form.Item>
-      {previewing && (
-        <>
-          <BodyPreview form={props.form} language={language} />
-          <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
-            {t('previewHint')}
-          </Typography.Paragraph>
-        </>
-      )}
-    </>
+    <MarkdownFields
+      form={props.form}
+      language={props.language}
+      name="notice"
+      labels={{
+        title: t('noticeTitle'),
+        body: t('noticeBody'),
+        bodyHint: t('noticeBodyHint'),
+        previewEmpty: t('previewEmpty'),
+        previewHint: t('previewHint'),
+      }}
+      limits={{ title: NOTICE_TITLE_MAX, body: NOTICE_BODY_MAX }}
+      usePreview={useRendered}
+      htmlClass="notice-html"
+    />
   );
 }
 
