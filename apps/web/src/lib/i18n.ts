@@ -8,7 +8,7 @@ import { localeFilesBackend } from '@skyway/shared/locale-files';
 // carries the loaders of the public pages' namespaces; the others' (the console's) come in a chunk
 // of their own, fetched with the first of them.
 const publicFiles = import.meta.glob<ResourceKey>(
-  '../locales/*/{common,download,login,legal,legal-privacy,legal-service,legal-use,help,app-store}.json',
+  '../locales/*/{common,download,login,legal,legal-privacy,legal-service,legal-use,help}.json',
   { import: 'default' },
 );
 
