@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { count, eq, gt } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, providerNotices, trafficDiscrepancies } from './db/schema/index.ts';
 import { createStaff, issueSetupToken } from './modules/staff/repository.ts';
 import { outboxMail } from './testing/outbox.ts';
@@ -13,6 +13,7 @@ import {
   totpCode,
 } from './testing/staff.ts';
 import { TEST_SECRETS_KEY } from './testing/gateways.ts';
+import { startTelegramBotApi, type TelegramBotApi } from './testing/telegram-bot-api.ts';
 import { signedInUser, useTestApp } from './testing/test-app.ts';
 
 const VLESS_TLS = {
@@ -46,7 +47,13 @@ const EPAY_GATEWAY = {
 };
 
 describe('the audit log covers every changing route of the back office', () => {
-  const t = useTestApp({ SECRETS_KEY: TEST_SECRETS_KEY });
+  // Saving the bot's token checks it with Telegram: here, with its stand-in.
+  let telegram: TelegramBotApi;
+  beforeAll(async () => {
+    telegram = await startTelegramBotApi();
+  });
+  afterAll(() => telegram.close());
+  const t = useTestApp(() => ({ SECRETS_KEY: TEST_SECRETS_KEY, TELEGRAM_API_ROOT: telegram.url }));
   let owner: SignedInStaff;
   const customer = async () => (await signedInUser(t.database)).user.id;
   const node = async () =>
@@ -96,7 +103,12 @@ describe('the audit log covers every changing route of the back office', () => {
    * Posted for the size of what they read, or to ask a gateway something, and changing nothing: a
    * notice's or a help article's preview, a gateway's key test.
    */
-  const READING_ROUTES = ['POST /announcements/preview', 'POST /help/preview', 'POST /gateways/{id}/test'];
+  const READING_ROUTES = [
+    'POST /announcements/preview',
+    'POST /help/preview',
+    'POST /gateways/{id}/test',
+    'POST /telegram/bot/test',
+  ];
 
   const probes: Record<string, Probe> = {
     'POST /setup/{token}': async () => {
@@ -170,6 +182,7 @@ describe('the audit log covers every changing route of the back office', () => {
       return () => owner.call('POST', `/payments/${id}/settle`, { reason: 'audit probe' });
     },
     'POST /gateways': async () => () => owner.call('POST', '/gateways', EPAY_GATEWAY),
+    'POST /telegram/bot': async () => () => owner.call('POST', '/telegram/bot', { token: telegram.token }),
     'PATCH /gateways/{id}': async () => {
       const id = await gateway();
       return () => owner.call('PATCH', `/gateways/${id}`, { enabled: false });

@@ -33,7 +33,7 @@ test('open a ticket with a screenshot and read the staff reply, in Chinese', asy
   // The thread of the new ticket: the message, and the screenshot as a download.
   await expect(page.getByText('每天晚上八点以后就断开')).toBeVisible();
   await expect(
-    page.getByRole('button', { name: text('zh', 'support', 'thread.image', { number: 1 }) }),
+    page.getByRole('button', { name: text('zh', 'support', 'thread.image', { number: '1' }) }),
   ).toBeVisible();
   const ticketId = new URL(page.url()).searchParams.get('ticket');
   expect(ticketId).toBeTruthy();

@@ -39,7 +39,9 @@ describe('a help article with a device placeholder', () => {
     await renderWithProviders([{ path: '/help/:slug', element: <HelpArticleRoute /> }], {
       url: '/help/sing-box',
     });
-    const picker = await screen.findByTestId('device-picker', {}, { timeout: 5_000 });
+    // The picker's code (antd and My devices' parts) is a chunk of its own, loaded when the article
+    // asks for it: the first test to import it transforms it, which takes seconds on a busy machine.
+    const picker = await screen.findByTestId('device-picker', {}, { timeout: 15_000 });
     expect(within(picker).getByRole('textbox', { name: 'Subscription link' })).toHaveProperty(
       'value',
       OWN_URL,

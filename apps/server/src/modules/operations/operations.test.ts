@@ -109,6 +109,7 @@ describe('the outbox and the jobs in the back office', () => {
       'dashboard',
       'alerts',
       'traffic-reconcile',
+      'tickets',
     ]);
     const orders = jobs.find((job: { name: string }) => job.name === 'orders');
     expect(orders.runs).toMatchObject([
