@@ -56,6 +56,10 @@ const config = loadConfig({
   APPLE_PRODUCTS: `${E2E_APP_STORE.productId}=month:${E2E_APP_STORE.connections}`,
   APPLE_ONLINE_CHECKS: 'false',
   SECRETS_KEY: randomBytes(32).toString('hex'),
+  // No journey uses the bot or staff alerts: their worker and job would only share the embedded
+  // database with the pages under test.
+  TELEGRAM_WORKER: 'off',
+  ALERTS_EVERY_SECONDS: '0',
 });
 const database = await openDatabase({ dataDir: 'memory://' });
 const app = await buildApp({ config, database });
