@@ -30,8 +30,7 @@ async function invite(page: Page, email: string, role: string) {
   await page.getByRole('button', { name: 'Invite staff' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Invite staff' });
   await dialog.getByLabel('E-mail').fill(email);
-  await dialog.getByLabel('Role').click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle(role, { exact: true }).click();
+  await choose(page, dialog, 'Role', role);
   await dialog.getByRole('button', { name: 'Invite staff' }).click();
   await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText('Invited');
 }
@@ -168,10 +167,23 @@ test('finance refunds a payment charged twice from the attention queue, and the 
   await finance.context.close();
 });
 
-/** Picks an option of the antd select labelled `label` in `scope`. */
+/**
+ * Picks an option of the antd select labelled `label` in `scope`, until the select shows it: a click
+ * on an option while its dropdown is still moving in (or another one still fading out) can miss.
+ */
 async function choose(page: Page, scope: Locator, label: string, option: string) {
-  await scope.getByLabel(label, { exact: true }).click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+  const field = scope.locator('.ant-form-item', { has: page.getByLabel(label, { exact: true }) });
+  await expect(async () => {
+    if ((await page.locator('.ant-select-dropdown:visible').count()) === 0) {
+      await scope.getByLabel(label, { exact: true }).click();
+    }
+    await page
+      .locator('.ant-select-dropdown:visible')
+      .getByTitle(option, { exact: true })
+      .click({ timeout: 2_000 });
+    // The chosen option shows in the field; the dropdown's options are elsewhere in the page.
+    await expect(field).toContainText(option, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** Opens an account's page from the Users screen. */
@@ -407,8 +419,7 @@ for (const language of ['en', 'zh'] as const) {
     await page.goto('/admin/nodes');
     await page.getByTestId(`inbounds-${nodeName}`).getByRole('button').first().click();
     const inboundForm = page.getByTestId('inbound-form');
-    await inboundForm.locator('#security').click();
-    await page.locator('.ant-select-dropdown:visible').getByTitle('REALITY', { exact: true }).click();
+    await choose(page, inboundForm, 'Security', 'REALITY');
     await expect(inboundForm.locator('#reality_public_key')).toBeVisible();
     await saveScreenshot(page, 'inbound-form', language);
     await page.keyboard.press('Escape');
