@@ -30,7 +30,7 @@ async function invite(page: Page, email: string, role: string) {
   await page.getByRole('button', { name: 'Invite staff' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Invite staff' });
   await dialog.getByLabel('E-mail').fill(email);
-  await choose(page, dialog, 'Role', role);
+  await choose(page, dialog, page.getByLabel('Role', { exact: true }), role);
   await dialog.getByRole('button', { name: 'Invite staff' }).click();
   await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText('Invited');
 }
@@ -168,14 +168,15 @@ test('finance refunds a payment charged twice from the attention queue, and the 
 });
 
 /**
- * Picks an option of the antd select labelled `label` in `scope`, until the select shows it: a click
- * on an option while its dropdown is still moving in (or another one still fading out) can miss.
+ * Picks an option of the antd select `select` (a locator within one form item of `scope`, such as
+ * `page.getByLabel('Role')` or `page.locator('#security')`), until the field shows it: a click on an
+ * option while its dropdown is still moving in (or another one still fading out) can miss.
  */
-async function choose(page: Page, scope: Locator, label: string, option: string) {
-  const field = scope.locator('.ant-form-item', { has: page.getByLabel(label, { exact: true }) });
+async function choose(page: Page, scope: Locator, select: Locator, option: string) {
+  const field = scope.locator('.ant-form-item', { has: select });
   await expect(async () => {
     if ((await page.locator('.ant-select-dropdown:visible').count()) === 0) {
-      await scope.getByLabel(label, { exact: true }).click();
+      await field.getByRole('combobox').click();
     }
     await page
       .locator('.ant-select-dropdown:visible')
@@ -217,7 +218,7 @@ test('an admin adds a node and a VLESS inbound, a viewer sees them without a con
   await nodeForm.getByLabel('Name').fill(name);
   await nodeForm.getByLabel('Region').fill('JP');
   await nodeForm.getByLabel('Host').fill('not a host!');
-  await choose(desk, nodeForm, 'Plans', 'Yearly');
+  await choose(desk, nodeForm, desk.getByLabel('Plans', { exact: true }), 'Yearly');
   await nodeForm.getByRole('button', { name: 'Save' }).click();
   // The server's refusal, under the field it names, in the member's language.
   await expect(nodeForm.locator('.ant-form-item-has-error')).toContainText('host is not valid');
@@ -232,20 +233,20 @@ test('an admin adds a node and a VLESS inbound, a viewer sees them without a con
   await inbounds.getByRole('button', { name: 'Add inbound' }).click();
   const inboundForm = desk.getByRole('dialog', { name: `Add inbound · ${name}` });
   // Only what goes together is offered: Trojan is TLS only, Shadowsocks 2022 plain TCP with its method.
-  await choose(desk, inboundForm, 'Protocol', 'Trojan');
+  await choose(desk, inboundForm, desk.getByLabel('Protocol', { exact: true }), 'Trojan');
   await inboundForm.getByLabel('Security', { exact: true }).click();
   await expect(desk.locator('.ant-select-dropdown:visible .ant-select-item-option')).toHaveText(['TLS']);
   await desk.keyboard.press('Escape');
-  await choose(desk, inboundForm, 'Protocol', 'Shadowsocks 2022');
+  await choose(desk, inboundForm, desk.getByLabel('Protocol', { exact: true }), 'Shadowsocks 2022');
   await expect(inboundForm.getByLabel('Method')).toBeVisible();
   await expect(inboundForm.getByLabel('Server name (SNI)')).toHaveCount(0);
-  await choose(desk, inboundForm, 'Protocol', 'VLESS');
+  await choose(desk, inboundForm, desk.getByLabel('Protocol', { exact: true }), 'VLESS');
   await expect(inboundForm.getByLabel('Method')).toHaveCount(0);
-  await choose(desk, inboundForm, 'Security', 'REALITY');
+  await choose(desk, inboundForm, desk.getByLabel('Security', { exact: true }), 'REALITY');
   await inboundForm.getByLabel('Server name (SNI)').fill('www.microsoft.com');
   await inboundForm.getByLabel('REALITY public key').fill('not-a-key');
   await inboundForm.getByLabel('REALITY short ID').fill('6ba85179e30d4fc2');
-  await choose(desk, inboundForm, 'Flow', 'xtls-rprx-vision');
+  await choose(desk, inboundForm, desk.getByLabel('Flow', { exact: true }), 'xtls-rprx-vision');
   await inboundForm.getByRole('button', { name: 'Save' }).click();
   await expect(inboundForm.locator('.ant-form-item-has-error')).toContainText(
     'REALITY public key is not valid',
@@ -419,7 +420,7 @@ for (const language of ['en', 'zh'] as const) {
     await page.goto('/admin/nodes');
     await page.getByTestId(`inbounds-${nodeName}`).getByRole('button').first().click();
     const inboundForm = page.getByTestId('inbound-form');
-    await choose(page, inboundForm, 'Security', 'REALITY');
+    await choose(page, inboundForm, page.locator('#security'), 'REALITY');
     await expect(inboundForm.locator('#reality_public_key')).toBeVisible();
     await saveScreenshot(page, 'inbound-form', language);
     await page.keyboard.press('Escape');

@@ -12,6 +12,7 @@ import {
   signInAs,
   test,
   text,
+  toast,
   useLanguage,
   userInfo,
 } from './support.ts';
@@ -157,9 +158,7 @@ for (const language of LANGUAGES) {
         const dialog = page.getByRole('dialog', { name: t('trial', 'title') });
         await expect(dialog).toContainText(t('trial', 'body', { duration: ONE_DAY[language] }));
         await dialog.getByRole('button', { name: t('trial', 'claimNow') }).click();
-        await expect(page.locator('.ant-message-notice')).toContainText(
-          t('trial', 'claimed', { duration: ONE_DAY[language] }),
-        );
+        await expect(toast(page, t('trial', 'claimed', { duration: ONE_DAY[language] }))).toBeVisible();
         await expect(dialog).toBeHidden();
 
         const { trial_end: trialEnd } = await userInfo(request, buyer.token);
@@ -204,7 +203,7 @@ for (const language of LANGUAGES) {
         );
         await expect(page.getByText(t('invitations', 'empty.text'))).toBeVisible();
         await page.getByRole('button', { name: t('invitations', 'empty.copy') }).click();
-        await expect(page.locator('.ant-message-notice')).toContainText(t('common', 'copy.done'));
+        await expect(toast(page, t('common', 'copy.done'))).toBeVisible();
         expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(
           /\/login\?formType=regist&invite_code=[^&]+$/,
         );

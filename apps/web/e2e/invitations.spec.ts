@@ -1,12 +1,8 @@
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { formatExpiry } from '../src/lib/dates.ts';
-import { callBody, expect, mailedCode, openAccountDialog, storedSession, test } from './support.ts';
+import { callBody, expect, mailedCode, openAccountDialog, storedSession, test, toast } from './support.ts';
 
 const PASSWORD = 'invite-Passw0rd';
-
-/** A toast with this text; several may be on screen at once. */
-const toast = (page: Page, text: string | RegExp) =>
-  page.locator('.ant-message-notice-title').filter({ hasText: text });
 
 /** Fills the registration form the page shows (at /login?formType=regist…) with a mailed code. */
 async function register(page: Page, request: APIRequestContext, address: string): Promise<void> {

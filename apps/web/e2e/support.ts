@@ -171,7 +171,7 @@ export async function openAccountDialog(page: Page, item: string, menu?: string)
 }
 
 /** A toast with this text; several may be on screen at once. */
-export const toast = (page: Page, text: string) =>
+export const toast = (page: Page, text: string | RegExp) =>
   page.locator('.ant-message-notice-title').filter({ hasText: text });
 
 /** The user as `/web/user/info` reads it for a session token, straight from the server. */
