@@ -21,6 +21,7 @@ import { createFetchLog } from './modules/subscriptions/fetch-log.ts';
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts';
 import { createLimitCounters } from './modules/limits/counters.ts';
 import { createMailer } from './modules/mail/mailer.ts';
+import type { PaymentConfirmations } from './modules/orders/payment-confirmation.ts';
 import { mailBacklog } from './modules/mail/repository.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { redeemRoutes } from './modules/redeem-codes/routes.ts';
@@ -206,23 +207,27 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(uniproxyRoutes, { db });
   const provider = createPaymentProvider(config);
   const gateways = createGatewayProviders(db, config.payments.secretsKey);
+  const confirmations: PaymentConfirmations = { mailer, siteOrigin };
+  app.decorate('paymentConfirmations', confirmations);
   await app.register(orderRoutes, {
     db,
     provider,
     gateways,
     counters,
     log: app.log,
+    confirmations,
     publicUrl: config.payments.publicUrl,
   });
   await app.register(redeemRoutes, { db, counters });
   await app.register(ticketRoutes, { db });
   const loadBot = createBotLoader(db, config.payments.secretsKey, config.telegram.apiRoot);
   await app.register(telegramRoutes, { db, loadBot });
-  await app.register(paymentRoutes, { db, config, counters });
+  await app.register(paymentRoutes, { db, config, counters, confirmations });
   const jobs = scheduledJobs({
     config,
     db,
     mailer,
+    confirmations,
     provider,
     gateways,
     log: app.log,

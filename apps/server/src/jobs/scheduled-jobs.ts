@@ -15,6 +15,7 @@ import { type Mailer, MAIL_JOB } from '../modules/mail/mailer.ts';
 import { NOTICE_MAIL_JOB, runNoticeMail } from '../modules/notices/notice-mail.ts';
 import { logJobRun } from '../modules/operations/job-runs-repository.ts';
 import { ORDERS_JOB, runOrdersJob } from '../modules/orders/orders-job.ts';
+import type { PaymentConfirmations } from '../modules/orders/payment-confirmation.ts';
 import type { GatewayProviders, PaymentProvider } from '../modules/orders/provider.ts';
 import { runTicketsJob, TICKETS_JOB } from '../modules/tickets/service.ts';
 import { reconcileTraffic, TRAFFIC_RECONCILE_JOB } from '../modules/traffic/reconcile.ts';
@@ -32,6 +33,7 @@ export interface JobDeps {
   config: Config;
   db: Database;
   mailer: Mailer;
+  confirmations: PaymentConfirmations;
   provider: PaymentProvider;
   gateways: GatewayProviders;
   log: FastifyBaseLogger;
@@ -47,6 +49,7 @@ export function scheduledJobs({
   config,
   db,
   mailer,
+  confirmations,
   provider,
   gateways,
   log,
@@ -80,7 +83,7 @@ export function scheduledJobs({
     {
       name: ORDERS_JOB,
       everySeconds: config.ordersEveryMinutes * 60,
-      run: (now) => runOrdersJob({ db, provider, gateways, log }, now),
+      run: (now) => runOrdersJob({ db, provider, gateways, log, confirmations }, now),
     },
     {
       name: DASHBOARD_JOB,

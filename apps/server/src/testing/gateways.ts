@@ -7,6 +7,7 @@ import { createGatewayProviders } from '../modules/payments/gateway-providers.ts
 import { createSandboxProvider } from '../modules/payments/sandbox.ts';
 import type { SignedInStaff } from './staff.ts';
 import type { TestApp } from './test-app.ts';
+import { fulfilDeps } from './payments.ts';
 
 /** The SECRETS_KEY of test servers that keep payment gateways. */
 export const TEST_SECRETS_KEY = randomBytes(32).toString('hex');
@@ -52,7 +53,7 @@ export const addEpusdtGateway = (
 export const runGatewayOrdersJob = (instance: TestApp) =>
   runOrdersJob(
     {
-      db: instance.database.db,
+      ...fulfilDeps(instance),
       provider: createSandboxProvider(),
       gateways: createGatewayProviders(instance.database.db, Buffer.from(TEST_SECRETS_KEY, 'hex')),
       log: instance.app.log,

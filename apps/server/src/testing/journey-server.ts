@@ -149,7 +149,11 @@ const control = createServer((request, reply) => {
       for (const charge of ['first', 'second']) {
         const notice = { provider: 'sandbox', orderId, amount: order.amount, currency: order.currency };
         outcomes.push(
-          await fulfilPayment(database.db, { ...notice, paymentId: `${charge}-${orderId}` }, new Date()),
+          await fulfilPayment(
+            { db: database.db, confirmations: app.paymentConfirmations },
+            { ...notice, paymentId: `${charge}-${orderId}` },
+            new Date(),
+          ),
         );
       }
       reply.end(JSON.stringify({ outcomes }));

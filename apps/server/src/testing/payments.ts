@@ -1,7 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { payments } from '../db/schema/index.ts';
-import { fulfilPayment } from '../modules/orders/fulfilment.ts';
+import { type FulfilDeps, fulfilPayment } from '../modules/orders/fulfilment.ts';
 import { newClientAddress, signedInUser, type TestApp, webCaller } from './test-app.ts';
+
+/** What crediting a payment needs, from a running test app: its database and its confirmations. */
+export const fulfilDeps = (t: TestApp): FulfilDeps => ({
+  db: t.database.db,
+  confirmations: t.app.paymentConfirmations,
+});
 
 /**
  * A new account's month of 2 connections, paid through the sandbox: the payment's id. `short` fen
@@ -16,7 +22,7 @@ export async function sandboxPayment(t: TestApp, short = 0, provider = 'sandbox'
   ).json().data as { order_id: string; amount: number };
   const paymentId = `pay_${order.order_id}`;
   await fulfilPayment(
-    t.database.db,
+    fulfilDeps(t),
     {
       provider,
       orderId: order.order_id,

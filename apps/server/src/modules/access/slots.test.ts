@@ -6,6 +6,7 @@ import { signedInStaff } from '../../testing/staff.ts';
 import { signedInUser, useTestApp } from '../../testing/test-app.ts';
 import { createSandboxProvider } from '../payments/sandbox.ts';
 import { inAccountTransaction } from './access.ts';
+import { fulfilDeps } from '../../testing/payments.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -25,7 +26,7 @@ describe('device slots follow the access', () => {
       account.purchase({ id: `order-${Math.random()}`, days: 31, connections }),
     );
   const ordersJob = (now: Date) =>
-    runOrdersJob({ db: t.database.db, provider: createSandboxProvider(), log: t.app.log }, now);
+    runOrdersJob({ ...fulfilDeps(t), provider: createSandboxProvider(), log: t.app.log }, now);
 
   it('gives each paid connection a slot of its own, and an upgrade more slots at once', async () => {
     const { user } = await signedInUser(t.database);

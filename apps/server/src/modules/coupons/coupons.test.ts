@@ -9,6 +9,7 @@ import { createSandboxProvider } from '../payments/sandbox.ts';
 import { fulfilPayment } from '../orders/fulfilment.ts';
 import { runOrdersJob } from '../orders/orders-job.ts';
 import { setUnitPrice } from '../orders/plans-repository.ts';
+import { fulfilDeps } from '../../testing/payments.ts';
 
 let codeCount = 0;
 /** A code of its own per test: a list shared by the file's tests must not mix them up. */
@@ -62,7 +63,7 @@ describe('coupons', () => {
   async function paidOrder(token: string, couponCode?: string) {
     const created = (await order(token, couponCode)).json().data as { order_id: string; amount: number };
     await fulfilPayment(
-      t.database.db,
+      fulfilDeps(t),
       {
         provider: 'sandbox',
         orderId: created.order_id,
@@ -257,10 +258,7 @@ describe('coupons', () => {
       expect((await order(b.token, code)).json().data.reason).toBe('coupon_used_up');
       const past = new Date(Date.now() - 1000);
       await t.database.db.update(orders).set({ latestPayAt: past }).where(eq(orders.id, held));
-      await runOrdersJob(
-        { db: t.database.db, provider: createSandboxProvider(), log: t.app.log },
-        new Date(),
-      );
+      await runOrdersJob({ ...fulfilDeps(t), provider: createSandboxProvider(), log: t.app.log }, new Date());
       const [row] = await t.database.db.select().from(orders).where(eq(orders.id, held));
       expect(row?.status).toBe('expired');
       expect((await order(b.token, code)).json().code).toBe(200);

@@ -5,6 +5,7 @@ import { fulfilPayment } from '../orders/fulfilment.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
 import { newClientAddress, signedInUser, useTestApp, webCaller } from '../../testing/test-app.ts';
 import { dashboard, rollUpDashboard, windowsAt } from './service.ts';
+import { fulfilDeps } from '../../testing/payments.ts';
 
 describe('the dashboard', () => {
   const t = useTestApp();
@@ -29,7 +30,7 @@ describe('the dashboard', () => {
       amount: order.amount - amountOff,
       currency: 'CNY',
     };
-    return { order, outcome: await fulfilPayment(t.database.db, notice, new Date()) };
+    return { order, outcome: await fulfilPayment(fulfilDeps(t), notice, new Date()) };
   }
 
   it('counts revenue, paid orders, new accounts, trials and their conversion, subscribers and attention', async () => {

@@ -13,6 +13,7 @@ import { inAccountTransaction } from '../access/access.ts';
 import { createSandboxProvider } from '../payments/sandbox.ts';
 import { hashToken } from '../../lib/token-hash.ts';
 import { subscriptionToken } from './tokens.ts';
+import { fulfilDeps } from '../../testing/payments.ts';
 
 interface Device {
   id: string;
@@ -145,7 +146,7 @@ describe('My devices: the console calls of the device slots', () => {
     ]);
     const [row] = await t.database.db.select().from(users).where(eq(users.id, user.id));
     await runOrdersJob(
-      { db: t.database.db, provider: createSandboxProvider(), log: t.app.log },
+      { ...fulfilDeps(t), provider: createSandboxProvider(), log: t.app.log },
       new Date((row?.pendingFrom?.getTime() ?? 0) + 1000),
     );
     const after = (await list(token)).devices;

@@ -1,9 +1,9 @@
-import { DEFAULT_LANGUAGE, isLanguage, type Language } from '@skyway/shared/languages';
-import type { Period } from '@skyway/shared/plans';
+import { DEFAULT_LANGUAGE, isLanguage } from '@skyway/shared/languages';
 import { reminderDays } from '@skyway/shared/schemas/admin/settings';
 import type { Database } from '../../db/client.ts';
 import { customerTime } from '../../lib/customer-time.ts';
 import type { MailMessage } from '../mail/mailer.ts';
+import { planName } from '../mail/plan-names.ts';
 import { type CustomerMailer, queueCustomerMessages } from '../telegram/customer-messages.ts';
 import { readSettings } from '../settings/repository.ts';
 import { unsubscribeUrl } from '../unsubscribe/tokens.ts';
@@ -33,15 +33,9 @@ export interface ExpiryRemindersResult {
 const BATCH_SIZE = 250;
 /** A reminder whose moment passed longer ago than this (the job was down) is not sent any more. */
 const CATCH_UP_MS = 12 * 60 * 60 * 1000;
-const PLAN_NAMES: Record<Language, Record<Period | 'none', string>> = {
-  en: { month: 'Monthly', half_year: 'Half-yearly', year: 'Yearly', none: 'Free time' },
-  zh: { month: '月付', half_year: '半年付', year: '年付', none: '免费时长' },
-  tw: { month: '月付', half_year: '半年付', year: '年付', none: '免費時長' },
-};
 
 function reminder(deps: ExpiryRemindersDeps, account: RemindedAccount, days: number): MailMessage {
   const language = isLanguage(account.language) ? account.language : DEFAULT_LANGUAGE;
-  const plans = PLAN_NAMES[language];
   const link = unsubscribeUrl(deps.origin, deps.subscriptionKey, account.id);
   return {
     to: account.email,
@@ -49,7 +43,7 @@ function reminder(deps: ExpiryRemindersDeps, account: RemindedAccount, days: num
     language,
     params: {
       expire_time: customerTime(new Date(account.expire_at)),
-      plan: plans[(account.period as Period | null) ?? 'none'] ?? plans.none,
+      plan: planName(language, account.period),
       connections: account.connections,
       buy_link: `${deps.origin}/buy`,
       unsubscribe_link: link,

@@ -40,4 +40,6 @@ export const MAIL_PRIORITY: Record<MailTemplate, number> = {
   expiry_ended: 3,
   notice: 3,
   ticket_reply: 1,
+  // Someone just paid and looks for the word that it went through.
+  payment_confirmed: 1,
 };

@@ -15,7 +15,8 @@ export type MailTemplate =
   | 'expiry_reminder'
   | 'expiry_ended'
   | 'notice'
-  | 'ticket_reply';
+  | 'ticket_reply'
+  | 'payment_confirmed';
 
 export type MailParams = Record<string, string | number>;
 
@@ -57,6 +58,7 @@ export const TEMPLATE_PARAMS: Record<MailTemplate, readonly string[]> = {
   expiry_ended: ['expire_time', 'plan', 'connections', 'buy_link', 'unsubscribe_link'],
   notice: ['title', 'body', 'unsubscribe_link'],
   ticket_reply: ['subject', 'reply', 'link'],
+  payment_confirmed: ['order_id', 'plan', 'connections', 'amount', 'expire_time', 'orders_link'],
 };
 
 const FOOTER: Record<Language, string> = {
@@ -388,6 +390,32 @@ export const TEMPLATES: Record<MailTemplate, Record<Language, TemplateText>> = {
     tw: {
       subject: '【{site_name}】工單有新回覆：{subject}',
       body: ['客服已回覆您的工單「{subject}」：', '{reply}', '查看完整對話並回覆：{link}'],
+    },
+  },
+  payment_confirmed: {
+    en: {
+      subject: 'Payment received: your {site_name} access runs to {expire_time}',
+      body: [
+        'Thank you: we received {amount} for order {order_id} ({plan}, {connections} connections).',
+        'Your access now runs to {expire_time}. Your devices and their links stay as they are.',
+        'Your orders: {orders_link}',
+      ],
+    },
+    zh: {
+      subject: '【{site_name}】支付成功，服务有效期至 {expire_time}',
+      body: [
+        '感谢您的购买：订单 {order_id}（{plan}，{connections} 个连接数）已收到付款 {amount}。',
+        '您的服务现已延长至 {expire_time}，设备和订阅链接保持不变。',
+        '查看订单：{orders_link}',
+      ],
+    },
+    tw: {
+      subject: '【{site_name}】付款成功，服務有效期至 {expire_time}',
+      body: [
+        '感謝您的購買：訂單 {order_id}（{plan}，{connections} 個連線數）已收到付款 {amount}。',
+        '您的服務現已延長至 {expire_time}，裝置和訂閱連結保持不變。',
+        '查看訂單：{orders_link}',
+      ],
     },
   },
 };

@@ -2,6 +2,7 @@ import type { Database } from '../../db/client.ts';
 import type { OrderRow } from '../../db/schema/index.ts';
 import { inOrderOwnerTransaction } from '../access/access.ts';
 import { recordPaymentEvent } from '../payment-events/repository.ts';
+import { type PaymentConfirmations, queuePaymentConfirmation } from './payment-confirmation.ts';
 import { recordPayment } from './payments-repository.ts';
 import { lockOrder, markOrderPaid } from './repository.ts';
 
@@ -16,6 +17,12 @@ export interface PaymentNotice {
   currency: string;
   /** The notification that carried it, when it came as one (a Stripe event). */
   event?: { id: string; type: string };
+}
+
+/** What crediting a payment needs: the database, and the way its confirmation reaches the buyer. */
+export interface FulfilDeps {
+  db: Database;
+  confirmations: PaymentConfirmations;
 }
 
 /**
@@ -40,9 +47,14 @@ function judge(order: OrderRow, notice: PaymentNotice): 'credited' | 'amount_mis
  * the event and the payment id are recorded under unique keys (a repeated or concurrent delivery
  * stops there), the amount and currency are checked against the order, the order becomes paid (even
  * if it had expired or been cancelled: money taken is never lost), and the plan's time rules are
- * applied to the account with a ledger row.
+ * applied to the account with a ledger row, and the buyer's confirmation is queued.
  */
-export async function fulfilPayment(db: Database, notice: PaymentNotice, now: Date): Promise<FulfilOutcome> {
+export async function fulfilPayment(
+  deps: FulfilDeps,
+  notice: PaymentNotice,
+  now: Date,
+): Promise<FulfilOutcome> {
+  const { db, confirmations } = deps;
   const result = await inOrderOwnerTransaction<FulfilOutcome>(db, notice.orderId, now, async (account) => {
     const { tx } = account;
     if (notice.event && !(await recordPaymentEvent(tx, notice.provider, notice.event, notice.orderId, now))) {
@@ -63,9 +75,12 @@ export async function fulfilPayment(db: Database, notice: PaymentNotice, now: Da
     if (!recorded) return 'duplicate';
     if (outcome !== 'credited') return outcome;
     await markOrderPaid(tx, order.id, now);
-    await account.purchase(order);
+    const expireAt = await account.purchase(order);
+    if (expireAt)
+      await queuePaymentConfirmation(tx, confirmations, { user: account.user, order, expireAt }, now);
     return 'credited';
   });
+  if (result === 'credited') confirmations.mailer.deliverSoon();
   if (result !== undefined) return result;
   // No such order: nothing was done.
   const fresh =

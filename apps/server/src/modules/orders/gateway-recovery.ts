@@ -1,5 +1,5 @@
 import type { CheckoutDeps } from './checkouts.ts';
-import { fulfilPayment } from './fulfilment.ts';
+import { type FulfilDeps, fulfilPayment } from './fulfilment.ts';
 import { providerOf } from './provider.ts';
 import { ordersAwaitingPayment } from './repository.ts';
 
@@ -15,7 +15,7 @@ const ASKED_PER_RUN = 100;
  * that cannot be asked is skipped until the next run.
  */
 export async function recoverGatewayPayments(
-  deps: CheckoutDeps,
+  deps: CheckoutDeps & FulfilDeps,
   now: Date,
 ): Promise<{ found: number; unreachable: number }> {
   const names = (await deps.gateways?.names()) ?? [];
@@ -32,7 +32,7 @@ export async function recoverGatewayPayments(
       const payment = await provider.findPayment(order);
       if (!payment) continue;
       const outcome = await fulfilPayment(
-        deps.db,
+        deps,
         { provider: provider.name, orderId: order.id, ...payment },
         now,
       );

@@ -1,6 +1,7 @@
 import { applyDueDowngrades } from '../access/repository.ts';
 import { deactivateLapsedSlots } from '../access/slots.ts';
 import { type CheckoutDeps, closeDueCheckouts } from './checkouts.ts';
+import type { FulfilDeps } from './fulfilment.ts';
 import { recoverGatewayPayments } from './gateway-recovery.ts';
 import { expireOverdueOrders } from './repository.ts';
 import { recordJobRun } from '../operations/job-runs-repository.ts';
@@ -32,7 +33,7 @@ export interface OrdersJobResult {
  * that could not be closed at the time, each claimed by one instance, and asks the payment gateways
  * about the orders whose notify has not come.
  */
-export async function runOrdersJob(deps: CheckoutDeps, now: Date): Promise<OrdersJobResult> {
+export async function runOrdersJob(deps: CheckoutDeps & FulfilDeps, now: Date): Promise<OrdersJobResult> {
   const { db } = deps;
   const startedMs = performance.now();
   const expired = await expireOverdueOrders(db, now);

@@ -10,6 +10,7 @@ import { fulfilPayment } from './fulfilment.ts';
 import { createSandboxProvider } from '../payments/sandbox.ts';
 import { resetSetting, writeSetting } from '../settings/repository.ts';
 import { setUnitPrice } from './plans-repository.ts';
+import { fulfilDeps } from '../../testing/payments.ts';
 
 const DAY = 86_400;
 
@@ -344,7 +345,7 @@ describe('plans and orders', () => {
         expireAt: new Date((now + 30 * DAY) * 1000),
         connections: 1,
       });
-      expect(await fulfilPayment(t.database.db, notice(order), NOW)).toBe('credited');
+      expect(await fulfilPayment(fulfilDeps(t), notice(order), NOW)).toBe('credited');
       expect(await userInfo(token)).toMatchObject({
         expire_user: now + 10 * DAY + 31 * DAY,
         connections: 3,
@@ -358,7 +359,7 @@ describe('plans and orders', () => {
         expireAt: new Date((now + 20 * DAY) * 1000),
         connections: 5,
       });
-      await fulfilPayment(t.database.db, notice(order), NOW);
+      await fulfilPayment(fulfilDeps(t), notice(order), NOW);
       expect(await userInfo(token)).toMatchObject({
         expire_user: now + 20 * DAY + 183 * DAY,
         connections: 5,
@@ -379,22 +380,22 @@ describe('plans and orders', () => {
         .set({ latestPayAt: new Date(NOW.getTime() - 1000) })
         .where(eq(orders.id, expired.order.order_id));
       expect((await query(expired.token, expired.order.order_id)).status).toBe('expired');
-      expect(await fulfilPayment(t.database.db, notice(expired.order), NOW)).toBe('credited');
+      expect(await fulfilPayment(fulfilDeps(t), notice(expired.order), NOW)).toBe('credited');
       expect((await query(expired.token, expired.order.order_id)).status).toBe('paid');
       expect((await userInfo(expired.token)).expire_user).toBe(now + 31 * DAY);
 
       const cancelled = await orderFor(31, 1, {});
       await call('/web/order/cancel', { order_id: cancelled.order.order_id }, cancelled.token);
-      expect(await fulfilPayment(t.database.db, notice(cancelled.order), NOW)).toBe('credited');
+      expect(await fulfilPayment(fulfilDeps(t), notice(cancelled.order), NOW)).toBe('credited');
       expect((await userInfo(cancelled.token)).expire_user).toBe(now + 31 * DAY);
     });
 
     it('records a payment that does not match the order and credits nothing', async () => {
       const { token, order } = await orderFor(31, 1, {});
       const short = { ...notice(order), amount: order.amount - 1 };
-      expect(await fulfilPayment(t.database.db, short, NOW)).toBe('amount_mismatch');
+      expect(await fulfilPayment(fulfilDeps(t), short, NOW)).toBe('amount_mismatch');
       const wrongCurrency = { ...notice(order, 'pay_usd'), currency: 'USD' };
-      expect(await fulfilPayment(t.database.db, wrongCurrency, NOW)).toBe('amount_mismatch');
+      expect(await fulfilPayment(fulfilDeps(t), wrongCurrency, NOW)).toBe('amount_mismatch');
       expect(await userInfo(token)).toMatchObject({ expire_user: 0, subscribe_type: 1 });
       expect((await query(token, order.order_id)).status).toBe('unpaid');
       const recorded = await t.database.db
@@ -407,13 +408,13 @@ describe('plans and orders', () => {
     it('credits each payment id and each event once; a second payment of a paid order is kept for refund', async () => {
       const { token, order } = await orderFor(31, 1, {});
       const event = { id: 'evt_1', type: 'test' };
-      expect(await fulfilPayment(t.database.db, { ...notice(order), event }, NOW)).toBe('credited');
-      expect(await fulfilPayment(t.database.db, { ...notice(order), event }, NOW)).toBe('duplicate');
-      expect(await fulfilPayment(t.database.db, notice(order), NOW)).toBe('duplicate');
-      expect(await fulfilPayment(t.database.db, notice(order, 'pay_second'), NOW)).toBe('already_paid');
+      expect(await fulfilPayment(fulfilDeps(t), { ...notice(order), event }, NOW)).toBe('credited');
+      expect(await fulfilPayment(fulfilDeps(t), { ...notice(order), event }, NOW)).toBe('duplicate');
+      expect(await fulfilPayment(fulfilDeps(t), notice(order), NOW)).toBe('duplicate');
+      expect(await fulfilPayment(fulfilDeps(t), notice(order, 'pay_second'), NOW)).toBe('already_paid');
       expect((await userInfo(token)).expire_user).toBe(now + 31 * DAY);
       expect(
-        await fulfilPayment(t.database.db, { ...notice(order), orderId: 'nope', paymentId: 'x' }, NOW),
+        await fulfilPayment(fulfilDeps(t), { ...notice(order), orderId: 'nope', paymentId: 'x' }, NOW),
       ).toBe('unknown_order');
     });
 
@@ -422,7 +423,7 @@ describe('plans and orders', () => {
       async () => {
         const { token, order } = await orderFor(31, 1, {});
         const outcomes = await Promise.all(
-          Array.from({ length: 20 }, () => fulfilPayment(t.database.db, notice(order), NOW)),
+          Array.from({ length: 20 }, () => fulfilPayment(fulfilDeps(t), notice(order), NOW)),
         );
         expect(outcomes.filter((outcome) => outcome === 'credited')).toHaveLength(1);
         expect((await userInfo(token)).expire_user).toBe(now + 31 * DAY);
@@ -458,7 +459,7 @@ describe('plans and orders', () => {
         })
         .where(eq(users.id, user.id));
       const result = await runOrdersJob(
-        { db: t.database.db, provider: createSandboxProvider(), log: t.app.log },
+        { ...fulfilDeps(t), provider: createSandboxProvider(), log: t.app.log },
         later,
       );
       expect(result.expired).toBeGreaterThanOrEqual(1);
@@ -473,7 +474,7 @@ describe('plans and orders', () => {
         .from(expiryLedger)
         .where(and(eq(expiryLedger.userId, user.id), eq(expiryLedger.reason, 'downgrade')));
       expect(downgrades).toMatchObject([{ connections: 2, seconds: 0 }]);
-      await runOrdersJob({ db: t.database.db, provider: createSandboxProvider(), log: t.app.log }, later);
+      await runOrdersJob({ ...fulfilDeps(t), provider: createSandboxProvider(), log: t.app.log }, later);
       const again = await t.database.db
         .select()
         .from(expiryLedger)

@@ -27,6 +27,7 @@ import { closeCheckouts } from './checkouts.ts';
 import { fulfilPayment } from './fulfilment.ts';
 import { newOrderId } from './order-ids.ts';
 import { findPlan, readPlans } from './plans-repository.ts';
+import type { PaymentConfirmations } from './payment-confirmation.ts';
 import { isPayable, presentOrder } from './present.ts';
 import { FREE_PROVIDER, type GatewayProviders, type PaymentProvider, providerOf } from './provider.ts';
 import {
@@ -45,6 +46,7 @@ export interface OrderDeps {
   gateways?: GatewayProviders;
   counters: Counters;
   log: FastifyBaseLogger;
+  confirmations: PaymentConfirmations;
 }
 
 /** Orders a user may create in an hour: each one opens a checkout at the provider. */
@@ -186,7 +188,7 @@ export async function createOrder(
   if (order.provider === FREE_PROVIDER) {
     // Nothing to pay: credited now, by the same path as any payment (once, with its ledger row).
     const outcome = await fulfilPayment(
-      db,
+      deps,
       { provider: FREE_PROVIDER, orderId: order.id, paymentId: order.id, amount: 0, currency: CURRENCY },
       now,
     );
@@ -299,7 +301,7 @@ export async function queryOrder(
       const payment = await provider.findPayment(order);
       if (payment) {
         const outcome = await fulfilPayment(
-          db,
+          deps,
           { provider: provider.name, orderId: order.id, ...payment },
           now,
         );

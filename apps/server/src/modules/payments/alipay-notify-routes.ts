@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../db/client.ts';
 import type { LimitCounters } from '../limits/counters.ts';
 import { alipayNotifyPath } from './alipay.ts';
 import { handleAlipayNotify } from './alipay-notify.ts';
-import { formFieldsOf, gatewayNotifyRoute } from './gateway-notify.ts';
+import { formFieldsOf, gatewayNotifyRoute, type NotifyDeps } from './gateway-notify.ts';
 
 /**
  * The Alipay face-to-face gateways' notify route (POST form), outside the calls. It answers the
@@ -11,7 +10,7 @@ import { formFieldsOf, gatewayNotifyRoute } from './gateway-notify.ts';
  */
 export async function alipayNotifyRoutes(
   app: FastifyInstance,
-  options: { db: Database; secretsKey: Buffer | undefined; counters: LimitCounters },
+  options: NotifyDeps & { counters: LimitCounters },
 ): Promise<void> {
   gatewayNotifyRoute(app, options, {
     kind: 'alipay',

@@ -27,16 +27,12 @@ const KEPT_FIELDS = [
  * nothing and goes to the attention queue with what was wrong. `taken` is answered `success` (it
  * stops Alipay's retries), else `fail`: for what Alipay did not sign.
  */
-export const handleAlipayNotify: NotifyHandler<Record<string, string>> = async (
-  { db, secretsKey },
-  row,
-  fields,
-  now,
-) => {
+export const handleAlipayNotify: NotifyHandler<Record<string, string>> = async (deps, row, fields, now) => {
+  const { secretsKey } = deps;
   const app = alipayAppOf(row, secretsKey);
   const provider = gatewayProviderName(row);
   const fen = fenOf(fields.total_amount ?? '');
-  const { refuse, credit } = notifyOutcomes(db, { provider, fields, kept: KEPT_FIELDS, fen }, now);
+  const { refuse, credit } = notifyOutcomes(deps, { provider, fields, kept: KEPT_FIELDS, fen }, now);
 
   if (!alipayNotifySigned(app, fields)) return refuse('bad_signature', false);
   // Signed by Alipay from here: it need not send it again, whatever it says.

@@ -24,6 +24,7 @@ import {
   recoverAppleNotifications,
 } from './apple-history.ts';
 import { AppleNotificationRefused, createAppleVerifier, verifyAppleNotification } from './apple-verify.ts';
+import { fulfilDeps } from '../../testing/payments.ts';
 
 const DAY = 86_400;
 const BUNDLE_ID = 'com.example.skyway';
@@ -155,7 +156,7 @@ describe('App Store notifications', () => {
     const order = created.json().data as { order_id: string; amount: number };
     const paid = { provider: 'sandbox', orderId: order.order_id, paymentId: `p_${order.order_id}` };
     expect(
-      await fulfilPayment(t.database.db, { ...paid, amount: order.amount, currency: 'CNY' }, new Date()),
+      await fulfilPayment(fulfilDeps(t), { ...paid, amount: order.amount, currency: 'CNY' }, new Date()),
     ).toBe('credited');
     expect(await info(token)).toMatchObject({
       expire_user: expires + 31 * DAY,

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../db/client.ts';
 import type { LimitCounters } from '../limits/counters.ts';
 import { epayNotifyPath } from './epay.ts';
 import { handleEpayNotify } from './epay-notify.ts';
-import { formFieldsOf, gatewayNotifyRoute } from './gateway-notify.ts';
+import { formFieldsOf, gatewayNotifyRoute, type NotifyDeps } from './gateway-notify.ts';
 
 /**
  * The Epay gateways' notify route (GET or POST form), outside the calls. It answers the literal
@@ -11,7 +10,7 @@ import { formFieldsOf, gatewayNotifyRoute } from './gateway-notify.ts';
  */
 export async function epayNotifyRoutes(
   app: FastifyInstance,
-  options: { db: Database; secretsKey: Buffer | undefined; counters: LimitCounters },
+  options: NotifyDeps & { counters: LimitCounters },
 ): Promise<void> {
   gatewayNotifyRoute(app, options, {
     kind: 'epay',

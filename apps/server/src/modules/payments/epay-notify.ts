@@ -16,16 +16,12 @@ const KEPT_FIELDS = ['pid', 'trade_no', 'out_trade_no', 'type', 'name', 'money',
  * and goes to the attention queue with what was wrong. `taken` is answered `success` (it stops the
  * aggregator's retries), else `fail`: for what no key of ours signed, which it may retry as it likes.
  */
-export const handleEpayNotify: NotifyHandler<Record<string, string>> = async (
-  { db, secretsKey },
-  row,
-  fields,
-  now,
-) => {
+export const handleEpayNotify: NotifyHandler<Record<string, string>> = async (deps, row, fields, now) => {
+  const { secretsKey } = deps;
   const merchant = epayMerchantOf(row, secretsKey);
   const provider = gatewayProviderName(row);
   const fen = fenOf(fields.money ?? '');
-  const { refuse, credit } = notifyOutcomes(db, { provider, fields, kept: KEPT_FIELDS, fen }, now);
+  const { refuse, credit } = notifyOutcomes(deps, { provider, fields, kept: KEPT_FIELDS, fen }, now);
 
   if (!epaySignatureValid(fields, merchant.key)) return refuse('bad_signature', false);
   if (fields.pid !== merchant.pid) return refuse('foreign_merchant', false);

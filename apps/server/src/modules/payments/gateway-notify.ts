@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.ts';
 import type { GatewayRow } from '../../db/schema/index.ts';
 import { findGateway } from '../gateways/repository.ts';
 import type { LimitCounters } from '../limits/counters.ts';
-import { type FulfilOutcome, fulfilPayment } from '../orders/fulfilment.ts';
+import { type FulfilDeps, type FulfilOutcome, fulfilPayment } from '../orders/fulfilment.ts';
 import { type NotifyRefusal, recordRefusedNotify } from '../sales/notices.ts';
 
 /** Notifies one address may send in a minute: a gateway's bursts, with room, and no flood. */
@@ -72,9 +72,12 @@ export interface NotifyResult {
   outcome: FulfilOutcome | NotifyRefusal | 'unknown_gateway';
 }
 
+/** What a notify handler needs: crediting's, and the key that opens the gateways' sealed keys. */
+export type NotifyDeps = FulfilDeps & { secretsKey: Buffer | undefined };
+
 /** One kind's notify handler: a notify's fields for one of its gateways, read and carried out. */
 export type NotifyHandler<F> = (
-  deps: { db: Database; secretsKey: Buffer | undefined },
+  deps: NotifyDeps,
   row: GatewayRow,
   fields: F,
   now: Date,
@@ -87,18 +90,18 @@ export type NotifyHandler<F> = (
  * order (a notify without a readable amount is malformed; one for no order of ours is queued).
  */
 export function notifyOutcomes(
-  db: Database,
+  deps: FulfilDeps,
   notify: { provider: string; fields: Record<string, unknown>; kept: readonly string[]; fen: number | null },
   now: Date,
 ) {
   const refuse = async (reason: NotifyRefusal, taken: boolean): Promise<NotifyResult> => {
-    await queueRefusedNotify(db, { ...notify, reason }, now);
+    await queueRefusedNotify(deps.db, { ...notify, reason }, now);
     return { taken, outcome: reason };
   };
   const credit = async (payment: { orderId: string; paymentId: string }): Promise<NotifyResult> => {
     if (notify.fen === null) return refuse('malformed', true);
     const outcome = await fulfilPayment(
-      db,
+      deps,
       { provider: notify.provider, ...payment, amount: notify.fen, currency: CURRENCY },
       now,
     );

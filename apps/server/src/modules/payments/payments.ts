@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { appleRoutes } from './apple-routes.ts';
 import { createAppleVerifier } from './apple-verify.ts';
+import type { PaymentConfirmations } from '../orders/payment-confirmation.ts';
 import type { PaymentProvider } from '../orders/provider.ts';
 import type { LimitCounters } from '../limits/counters.ts';
 import { alipayNotifyRoutes } from './alipay-notify-routes.ts';
@@ -28,17 +29,21 @@ export function createPaymentProvider(config: Config): PaymentProvider {
  */
 export async function paymentRoutes(
   app: FastifyInstance,
-  options: { db: Database; config: Config; counters: LimitCounters },
+  options: { db: Database; config: Config; counters: LimitCounters; confirmations: PaymentConfirmations },
 ): Promise<void> {
-  const { db, config } = options;
-  const notifies = { db, secretsKey: config.payments.secretsKey, counters: options.counters };
+  const { db, config, confirmations } = options;
+  const notifies = { db, confirmations, secretsKey: config.payments.secretsKey, counters: options.counters };
   await app.register(epayNotifyRoutes, notifies);
   await app.register(usdtNotifyRoutes, notifies);
   await app.register(alipayNotifyRoutes, notifies);
   if (config.payments.provider === 'stripe') {
-    await app.register(stripeWebhookRoutes, { db, webhookSecret: config.payments.stripe.webhookSecret });
+    await app.register(stripeWebhookRoutes, {
+      db,
+      confirmations,
+      webhookSecret: config.payments.stripe.webhookSecret,
+    });
   } else {
-    await app.register(sandboxRoutes, { db });
+    await app.register(sandboxRoutes, { db, confirmations });
   }
   const apple = config.payments.apple;
   if (apple) {

@@ -1,19 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Database } from '../../db/client.ts';
 import { requestLanguage } from '../../http/language.ts';
 import { returnPath } from '../orders/return-path.ts';
 import { isPayable } from '../orders/present.ts';
 import { findOrderByCheckout } from '../orders/repository.ts';
-import { fulfilPayment } from '../orders/fulfilment.ts';
+import { type FulfilDeps, fulfilPayment } from '../orders/fulfilment.ts';
 import { SANDBOX_PATH } from './sandbox.ts';
 import { renderSandboxCheckout, renderSandboxMissing } from './sandbox-page.ts';
 
 const params = z.object({ ref: z.string().min(1).max(100) });
 
 /** The sandbox's checkout page and its Pay button (registered only when the sandbox is the provider). */
-export async function sandboxRoutes(app: FastifyInstance, options: { db: Database }): Promise<void> {
+export async function sandboxRoutes(app: FastifyInstance, options: FulfilDeps): Promise<void> {
   const { db } = options;
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -43,7 +42,7 @@ export async function sandboxRoutes(app: FastifyInstance, options: { db: Databas
     const now = new Date();
     if (isPayable(order, now)) {
       const outcome = await fulfilPayment(
-        db,
+        options,
         {
           provider: 'sandbox',
           orderId: order.id,

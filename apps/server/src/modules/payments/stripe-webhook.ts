@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
-import type { Database } from '../../db/client.ts';
 import { stripeAcknowledgement } from '@skyway/shared/schemas/payments';
 import { errorReplies } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
-import { type FulfilOutcome, fulfilPayment } from '../orders/fulfilment.ts';
+import { type FulfilDeps, type FulfilOutcome, fulfilPayment } from '../orders/fulfilment.ts';
 import { recordPaymentEvent } from '../payment-events/repository.ts';
 import { recordMoneyNotice } from '../sales/notices.ts';
 import { sessionPaymentId } from './stripe.ts';
@@ -44,7 +43,7 @@ const orderIdOf = (session: Stripe.Checkout.Session): string | null =>
  */
 export async function stripeWebhookRoutes(
   app: FastifyInstance,
-  options: { db: Database; webhookSecret: string },
+  options: FulfilDeps & { webhookSecret: string },
 ): Promise<void> {
   const { db, webhookSecret } = options;
 
@@ -73,7 +72,7 @@ export async function stripeWebhookRoutes(
       return { orderId, outcome: 'recorded' };
     }
     const outcome = await fulfilPayment(
-      db,
+      options,
       {
         provider: 'stripe',
         orderId,

@@ -18,6 +18,7 @@ import { PROVIDER_ASKED_EVERY_SECONDS } from '../orders/service.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 import { resetSetting, writeSetting } from '../settings/repository.ts';
 import { createStripeProvider } from './stripe.ts';
+import { fulfilDeps } from '../../testing/payments.ts';
 
 const run = randomBytes(4).toString('hex');
 const SECRET_KEY = `sk_test_${run}${randomBytes(8).toString('hex')}`;
@@ -460,7 +461,7 @@ describe('Stripe Checkout and its webhook', () => {
     const ordersJob = (now: Date) =>
       runOrdersJob(
         {
-          db: t.database.db,
+          ...fulfilDeps(t),
           provider: createStripeProvider({
             secretKey: SECRET_KEY,
             webhookSecret: WEBHOOK_SECRET,

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Database } from '../../db/client.ts';
 import type { LimitCounters } from '../limits/counters.ts';
 import { usdtNotifyPath } from './epusdt.ts';
-import { gatewayNotifyRoute } from './gateway-notify.ts';
+import { gatewayNotifyRoute, type NotifyDeps } from './gateway-notify.ts';
 import { handleUsdtNotify, type UsdtCallback } from './usdt-notify.ts';
 
 /** The callback's JSON fields that are text or numbers. */
@@ -20,7 +19,7 @@ function fieldsOf(request: FastifyRequest): UsdtCallback {
  */
 export async function usdtNotifyRoutes(
   app: FastifyInstance,
-  options: { db: Database; secretsKey: Buffer | undefined; counters: LimitCounters },
+  options: NotifyDeps & { counters: LimitCounters },
 ): Promise<void> {
   gatewayNotifyRoute(app, options, {
     kind: 'usdt',

@@ -28,10 +28,11 @@ const KEPT_FIELDS = [
  * wrong. `taken` is answered `ok` (it stops the gateway's retries), else `fail`: for what no token of
  * ours signed.
  */
-export const handleUsdtNotify: NotifyHandler<UsdtCallback> = async ({ db, secretsKey }, row, fields, now) => {
+export const handleUsdtNotify: NotifyHandler<UsdtCallback> = async (deps, row, fields, now) => {
+  const { db, secretsKey } = deps;
   const provider = gatewayProviderName(row);
   const fen = fenOfYuan(fields.amount);
-  const { refuse, credit } = notifyOutcomes(db, { provider, fields, kept: KEPT_FIELDS, fen }, now);
+  const { refuse, credit } = notifyOutcomes(deps, { provider, fields, kept: KEPT_FIELDS, fen }, now);
 
   if (!epusdtSignatureValid(fields, epusdtGatewayOf(row, secretsKey).token)) {
     return refuse('bad_signature', false);

@@ -13,6 +13,7 @@ import {
 } from '../../testing/stripe-api.ts';
 import { newClientAddress, signedInUser, useTestApp, webCaller } from '../../testing/test-app.ts';
 import { fulfilPayment } from '../orders/fulfilment.ts';
+import { fulfilDeps } from '../../testing/payments.ts';
 
 const SECRET_KEY = `sk_test_${randomBytes(12).toString('hex')}`;
 const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
@@ -55,7 +56,7 @@ describe('orders, payments, refunds and the attention queue', () => {
     ).json().data as { order_id: string; amount: number };
     const intent = stripe.paidIntent(order.amount - amountOff, 'cny');
     const outcome = await fulfilPayment(
-      t.database.db,
+      fulfilDeps(t),
       {
         provider: 'stripe',
         orderId: order.order_id,

@@ -6,9 +6,10 @@ import { type NewTelegramMessage, queueTelegramMessages } from './repository.ts'
 
 /**
  * The messages a customer gets by mail and, once bound, by Telegram too, each with its place in
- * Telegram's queue (lower first: someone is waiting on a ticket's answer).
+ * Telegram's queue (lower first: someone is waiting on a ticket's answer, or has just paid).
  */
 const CUSTOMER_MESSAGE_PRIORITY = {
+  payment_confirmed: 1,
   ticket_reply: 1,
   notice: 2,
   expiry_reminder: 3,

@@ -8,9 +8,11 @@ import {
   telegramBot,
   telegramLinks,
   telegramOutbox,
+  users,
 } from '../../db/schema/index.ts';
 import { payingCustomer } from '../../testing/customers.ts';
 import { TEST_SECRETS_KEY } from '../../testing/gateways.ts';
+import { fulfilDeps } from '../../testing/payments.ts';
 import { waitUntil } from '../../testing/poll.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
 import { startTelegramBotApi, type TelegramBotApi } from '../../testing/telegram-bot-api.ts';
@@ -21,7 +23,9 @@ import {
   useTestApp,
   webCaller,
 } from '../../testing/test-app.ts';
+import { customerTime } from '../../lib/customer-time.ts';
 import { hashToken } from '../../lib/token-hash.ts';
+import { fulfilPayment } from '../orders/fulfilment.ts';
 import { createBotLoader, webhookSecret } from './bot.ts';
 import { startSmtpCatcher } from '../../testing/smtp-catcher.ts';
 import { testMailer } from '../../testing/test-mailer.ts';
@@ -386,5 +390,74 @@ describe('customer messages', () => {
       await mailer.close();
       await smtp.close();
     }
+  });
+  it('confirm a payment once, with the credit: in Telegram in the account’s language, and by mail unless it is off', async () => {
+    const db = suite.database.db;
+    const bound = await signedInUser(suite.database);
+    const telegramOnly = await signedInUser(suite.database);
+    const unbound = await signedInUser(suite.database);
+    const buyers = [bound, telegramOnly, unbound];
+    await db.execute(sql`update users set language = 'zh' where id = ${bound.user.id}`);
+    const [boundChat, onlyChat] = [newChat(), newChat()];
+    await db.insert(telegramLinks).values([
+      { userId: bound.user.id, chatId: boundChat },
+      { userId: telegramOnly.user.id, chatId: onlyChat, mailOff: true },
+    ]);
+    const paid = new Map<string, string>();
+    for (const buyer of buyers) {
+      const order = (
+        await web('/web/order/create', { period: 'month', connections: 2, pay_method: 'alipay' }, buyer.token)
+      ).json().data as { order_id: string; checkout_url: string; amount: number };
+      // Paid on the sandbox's checkout page, as the buyer's browser posts it; then delivered again.
+      const checkout = new URL(order.checkout_url, 'http://site').pathname;
+      const pay = await suite.app.inject({
+        method: 'POST',
+        url: `${checkout}/pay`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: '',
+      });
+      expect(pay.statusCode).toBe(303);
+      const again = {
+        provider: 'sandbox',
+        orderId: order.order_id,
+        paymentId: checkout.split('/').at(-1) ?? '',
+        amount: order.amount,
+        currency: 'CNY',
+      };
+      expect(await fulfilPayment(fulfilDeps(suite), again, new Date())).toBe('duplicate');
+      paid.set(buyer.user.id, order.order_id);
+    }
+    const [boundUser] = await db.select().from(users).where(eq(users.id, bound.user.id));
+    const confirmations = await db
+      .select()
+      .from(telegramOutbox)
+      .where(eq(telegramOutbox.kind, 'payment_confirmed'));
+    expect(confirmations.map((row) => row.chatId).sort()).toEqual([boundChat, onlyChat].sort());
+    const zh = confirmations.find((row) => row.chatId === boundChat);
+    expect(zh?.priority).toBe(1);
+    expect(zh?.text).toContain('支付成功');
+    expect(zh?.text).toContain(paid.get(bound.user.id));
+    expect(zh?.text).toContain(customerTime(boundUser?.expireAt ?? new Date(0)));
+    const mails = await db.select().from(mailOutbox).where(eq(mailOutbox.template, 'payment_confirmed'));
+    expect(mails.map((mail) => mail.to).sort()).toEqual([bound.user.email, unbound.user.email].sort());
+
+    // Money that gave no time (short of the price) confirms nothing.
+    const short = (
+      await web('/web/order/create', { period: 'month', connections: 1, pay_method: 'alipay' }, unbound.token)
+    ).json().data as { order_id: string; amount: number };
+    const outcome = await fulfilPayment(
+      fulfilDeps(suite),
+      {
+        provider: 'sandbox',
+        orderId: short.order_id,
+        paymentId: `short-${short.order_id}`,
+        amount: short.amount - 1,
+        currency: 'CNY',
+      },
+      new Date(),
+    );
+    expect(outcome).toBe('amount_mismatch');
+    const after = await db.select().from(mailOutbox).where(eq(mailOutbox.template, 'payment_confirmed'));
+    expect(after).toHaveLength(2);
   });
 });
