@@ -67,12 +67,12 @@ describe('staff alerts', () => {
 
     // Four minutes later: not yet.
     const start = Date.now();
-    expect(await run(start + 4 * MINUTE)).toEqual({ opened: 0, closed: 0 });
+    expect(await run(start + 4 * MINUTE)).toMatchObject({ opened: 0, closed: 0 });
     // The steady node keeps reporting; the other does not.
     await later(6 * 60, () => steady.report());
-    expect(await run(start + 6 * MINUTE)).toEqual({ opened: 1, closed: 0 });
+    expect(await run(start + 6 * MINUTE)).toMatchObject({ opened: 1, closed: 0 });
     // Still silent a minute later: the same incident, no second alert.
-    expect(await run(start + 7 * MINUTE)).toEqual({ opened: 0, closed: 0 });
+    expect(await run(start + 7 * MINUTE)).toMatchObject({ opened: 0, closed: 0 });
     await mailer.idle();
     expect(await alertsTo(admin.email)).toEqual([`Skyway alert: Node ${silent.name} is not reporting`]);
     // Owners and admins are alerted, not support.
@@ -87,8 +87,8 @@ describe('staff alerts', () => {
 
     // Its agent reports again.
     expect((await later(8 * 60, () => silent.report())).statusCode).toBe(200);
-    expect(await run(start + 8 * MINUTE + 1000)).toEqual({ opened: 0, closed: 1 });
-    expect(await run(start + 9 * MINUTE)).toEqual({ opened: 0, closed: 0 });
+    expect(await run(start + 8 * MINUTE + 1000)).toMatchObject({ opened: 0, closed: 1 });
+    expect(await run(start + 9 * MINUTE)).toMatchObject({ opened: 0, closed: 0 });
     await mailer.idle();
     expect(await alertsTo(admin.email)).toEqual([
       `Skyway alert: Node ${silent.name} is not reporting`,

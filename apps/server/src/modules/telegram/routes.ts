@@ -49,7 +49,8 @@ export async function telegramRoutes(
   routes.post(
     '/web/telegram/link',
     { config: account, schema: { body: noFields, response: replies(telegramBindLinkSchema) } },
-    async (request) => ok(request, await createBindLink(db, signedIn(request).user.id, new Date())),
+    async (request) =>
+      ok(request, await createBindLink(db, { userId: signedIn(request).user.id }, new Date())),
   );
 
   routes.post(

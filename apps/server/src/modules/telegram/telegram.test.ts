@@ -8,6 +8,7 @@ import {
   telegramBot,
   telegramLinks,
   telegramOutbox,
+  telegramStaffLinks,
   users,
 } from '../../db/schema/index.ts';
 import { payingCustomer } from '../../testing/customers.ts';
@@ -459,5 +460,98 @@ describe('customer messages', () => {
     expect(outcome).toBe('amount_mismatch');
     const after = await db.select().from(mailOutbox).where(eq(mailOutbox.template, 'payment_confirmed'));
     expect(after).toHaveLength(2);
+  });
+});
+
+describe('staff binding', () => {
+  async function staffLink(member: SignedInStaff): Promise<string> {
+    const reply = await member.call('POST', '/me/alerts/telegram/link', {});
+    expect(reply.statusCode).toBe(200);
+    const url = new URL(reply.json().data.url as string);
+    expect(`${url.origin}${url.pathname}`).toBe(`https://t.me/${api.username}`);
+    return url.searchParams.get('start') ?? '';
+  }
+  const boundOf = async (member: SignedInStaff) =>
+    (await member.call('GET', '/me/alerts')).json().data.telegram.bound as boolean;
+
+  it("binds a member's chat once through their own link, in their language; a used, replaced or expired link is refused", async () => {
+    startWorker();
+    const db = suite.database.db;
+    const member = await signedInStaff(suite.app, suite.database, 'support');
+    await db.execute(sql`update staff set language = 'zh' where id = ${member.id}`);
+    expect((await member.call('GET', '/me/alerts')).json().data.telegram).toEqual({
+      available: true,
+      bound: false,
+      bound_at: null,
+      bot_username: api.username,
+    });
+    // A new link replaces the unused one.
+    const replaced = await staffLink(member);
+    const start = await staffLink(member);
+    const [stored] = await db
+      .select()
+      .from(telegramBindTokens)
+      .where(eq(telegramBindTokens.staffId, member.id));
+    expect(stored).toMatchObject({ tokenHash: hashToken(start), userId: null });
+    const old = newChat();
+    await api.write(old, `/start ${replaced}`);
+    expect((await repliesTo(old))[0]).toContain('This link is not valid');
+
+    const chat = newChat();
+    await api.write(chat, `/start ${start}`);
+    expect((await repliesTo(chat))[0]).toContain('管理后台的告警');
+    const state = (await member.call('GET', '/me/alerts')).json().data.telegram;
+    expect(state.bound).toBe(true);
+    expect(state.bound_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // It binds the member's alerts, not a customer's account.
+    expect(await db.select().from(telegramLinks).where(eq(telegramLinks.chatId, chat))).toEqual([]);
+
+    const again = newChat();
+    await api.write(again, `/start ${start}`);
+    expect((await repliesTo(again))[0]).toContain('This link is not valid');
+    const late = await staffLink(member);
+    await db
+      .update(telegramBindTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(telegramBindTokens.staffId, member.id));
+    const third = newChat();
+    await api.write(third, `/start ${late}`);
+    expect((await repliesTo(third))[0]).toContain('This link is not valid');
+    const links = await db.select().from(telegramStaffLinks).where(eq(telegramStaffLinks.staffId, member.id));
+    expect(links.map((link) => link.chatId)).toEqual([chat]);
+
+    const audits = await db.select().from(auditLog).where(eq(auditLog.targetId, member.id));
+    expect(audits.map((row) => row.action)).toContain('alerts.telegram_bind');
+    for (const token of [replaced, start, late]) expect(JSON.stringify(audits)).not.toContain(token);
+
+    // /unbind in the chat unbinds the member's alerts too.
+    await api.write(chat, '/unbind');
+    expect((await repliesTo(chat, 2))[1]).toContain('Unbound');
+    expect(await boundOf(member)).toBe(false);
+  });
+
+  it("unbinds a member's chat quietly when the bot is blocked there", async () => {
+    const db = suite.database.db;
+    const loaded = await createBotLoader(db, secretsKey, api.url)();
+    if (!loaded) throw new Error('the bot is set up in beforeAll');
+    const member = await signedInStaff(suite.app, suite.database, 'admin');
+    const chat = newChat();
+    await db.insert(telegramStaffLinks).values({ staffId: member.id, chatId: chat });
+    expect(await boundOf(member)).toBe(true);
+    api.block(chat);
+    await queueTelegramMessages(
+      db,
+      [{ chatId: chat, kind: 'staff_alert', text: 'an alert', priority: 1 }],
+      new Date(),
+    );
+    const result = await sendDueTelegram({
+      db,
+      api: loaded.bot.api,
+      pacer: createPacer(30),
+      log: suite.app.log,
+      mayGoOn: () => true,
+    });
+    expect(result).toMatchObject({ unbound: 1 });
+    expect(await boundOf(member)).toBe(false);
   });
 });
