@@ -272,15 +272,19 @@ export const TEMPLATES: Record<MailTemplate, Record<Language, TemplateText>> = {
   staff_digest: {
     en: {
       subject: '{site_name} daily digest, {date}',
-      body: ['Your alerts of the last 24 hours:', { markdown: 'summary' }, 'The back office: {link}'],
+      body: [
+        'Your alerts of the 24 hours to 09:00 (UTC+8) on {date}:',
+        { markdown: 'summary' },
+        'The back office: {link}',
+      ],
     },
     zh: {
       subject: '{site_name} 每日告警摘要 {date}',
-      body: ['过去 24 小时的告警：', { markdown: 'summary' }, '管理后台：{link}'],
+      body: ['截至 {date} 09:00（UTC+8）的 24 小时内的告警：', { markdown: 'summary' }, '管理后台：{link}'],
     },
     tw: {
       subject: '{site_name} 每日警示摘要 {date}',
-      body: ['過去 24 小時的警示：', { markdown: 'summary' }, '管理後台：{link}'],
+      body: ['截至 {date} 09:00（UTC+8）的 24 小時內的警示：', { markdown: 'summary' }, '管理後台：{link}'],
     },
   },
   staff_invite: {
