@@ -3,12 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { NODE_API_VERSION } from '@skyway/shared/schemas/node-api';
 import { alertIncidents, mailOutbox, providerNotices } from '../../db/schema/index.ts';
 import { addEpayGateway, TEST_SECRETS_KEY } from '../../testing/gateways.ts';
+import { runAlertsAt } from '../../testing/alerts.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
 import { later, newClientAddress, useTestApp } from '../../testing/test-app.ts';
 import { testMailer } from '../../testing/test-mailer.ts';
 import { logJobRun } from '../operations/job-runs-repository.ts';
 import { epayNotifyPath } from '../payments/epay.ts';
-import { runAlerts } from './alerts-job.ts';
 
 const MINUTE = 60_000;
 
@@ -58,14 +58,7 @@ describe('staff alerts', () => {
     const silent = await node();
     const steady = await node();
     expect((await silent.report()).statusCode).toBe(200);
-    const run = (at: number) =>
-      runAlerts({
-        db,
-        mailer,
-        now: new Date(at),
-        adminOrigin: 'https://admin.example.com',
-        nodeSilentMinutes: 5,
-      });
+    const run = (at: number) => runAlertsAt(db, at, mailer);
 
     // Four minutes later: not yet.
     const start = Date.now();
@@ -103,14 +96,7 @@ describe('staff alerts', () => {
   it('alerts once when a job fails twice in a row, and once when it runs again', async () => {
     const db = t.database.db;
     const mailer = testMailer(db);
-    const run = () =>
-      runAlerts({
-        db,
-        mailer,
-        now: new Date(),
-        adminOrigin: 'https://admin.example.com',
-        nodeSilentMinutes: 5,
-      });
+    const run = () => runAlertsAt(db, Date.now(), mailer);
     const finished = (succeeded: boolean) =>
       logJobRun(db, {
         name: 'orders',
@@ -168,14 +154,7 @@ describe('staff alerts', () => {
     }
     expect(await db.select().from(providerNotices)).toHaveLength(1000);
     const start = Date.now();
-    const run = (at: number) =>
-      runAlerts({
-        db,
-        mailer,
-        now: new Date(at),
-        adminOrigin: 'https://admin.example.com',
-        nodeSilentMinutes: 5,
-      });
+    const run = (at: number) => runAlertsAt(db, at, mailer);
     // The gateway, and the notices now waiting in the attention queue.
     expect(await run(start)).toMatchObject({ opened: 2, closed: 0 });
     // Nodes of the first test fall silent meanwhile: count this gateway's incidents alone.

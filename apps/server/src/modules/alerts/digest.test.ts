@@ -2,12 +2,11 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema/index.ts';
+import { runAlertsAt } from '../../testing/alerts.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
 import { testDatabaseKind } from '../../testing/test-database.ts';
 import { useTestApp, useTwoTestApps } from '../../testing/test-app.ts';
-import { testMailer } from '../../testing/test-mailer.ts';
 import { logJobRun } from '../operations/job-runs-repository.ts';
-import { runAlerts } from './alerts-job.ts';
 
 const DAY = 24 * 60 * 60_000;
 /** The next half a minute past 09:00 UTC+8 (01:00 UTC): after any choice a test makes now. */
@@ -17,14 +16,7 @@ const digestTime = () => {
   return today > now.getTime() ? today : today + DAY;
 };
 
-const run = (db: Database, at: number) =>
-  runAlerts({
-    db,
-    mailer: testMailer(db),
-    now: new Date(at),
-    adminOrigin: 'https://admin.example.com',
-    nodeSilentMinutes: 5,
-  });
+const run = (db: Database, at: number) => runAlertsAt(db, at);
 
 const mailsTo = (db: Database, email: string, templates: ('staff_alert' | 'staff_digest')[]) =>
   db

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, mailOutbox, telegramOutbox, telegramStaffLinks } from '../../db/schema/index.ts';
+import { runAlertsAt } from '../../testing/alerts.ts';
 import { type SignedInStaff, signedInStaff } from '../../testing/staff.ts';
 import { useTestApp } from '../../testing/test-app.ts';
 import { testMailer } from '../../testing/test-mailer.ts';
 import { logJobRun } from '../operations/job-runs-repository.ts';
-import { runAlerts } from './alerts-job.ts';
 
 describe('my alerts', () => {
   const t = useTestApp();
@@ -95,14 +95,7 @@ describe('my alerts', () => {
       delivery: 'at_once',
     });
 
-    const run = () =>
-      runAlerts({
-        db,
-        mailer,
-        now: new Date(),
-        adminOrigin: 'https://admin.example.com',
-        nodeSilentMinutes: 5,
-      });
+    const run = () => runAlertsAt(db, Date.now(), mailer);
     const finished = (succeeded: boolean) =>
       logJobRun(db, { name: 'tickets', startedAt: new Date(), finishedAt: new Date(), succeeded });
     await finished(false);
@@ -152,13 +145,7 @@ describe('my alerts', () => {
       logJobRun(db, { name: 'dashboard', startedAt: new Date(), finishedAt: new Date(), succeeded: false });
     await finished();
     await finished();
-    await runAlerts({
-      db,
-      mailer,
-      now: new Date(),
-      adminOrigin: 'https://a.example.com',
-      nodeSilentMinutes: 5,
-    });
+    await runAlertsAt(db, Date.now(), mailer);
     await mailer.idle();
     const to = (email: string) =>
       db

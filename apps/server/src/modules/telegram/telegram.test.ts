@@ -87,6 +87,37 @@ async function repliesTo(chatId: number, count = 1): Promise<string[]> {
   return value;
 }
 
+/** The worker's sending of the due queue, once, through the suite's bot. */
+async function sendQueue() {
+  const loaded = await createBotLoader(suite.database.db, secretsKey, api.url)();
+  if (!loaded) throw new Error('the bot is set up in beforeAll');
+  return sendDueTelegram({
+    db: suite.database.db,
+    api: loaded.bot.api,
+    pacer: createPacer(30),
+    log: suite.app.log,
+    mayGoOn: () => true,
+  });
+}
+
+/** A link sent from a new chat is refused, and that chat is bound to nothing. */
+async function refusedFromNewChat(start: string): Promise<number> {
+  const chat = newChat();
+  await api.write(chat, `/start ${start}`);
+  expect((await repliesTo(chat))[0]).toContain('This link is not valid');
+  return chat;
+}
+
+/** The unused bind tokens of an account or a member expire. */
+const expireBindTokens = (
+  column: typeof telegramBindTokens.userId | typeof telegramBindTokens.staffId,
+  id: string,
+) =>
+  suite.database.db
+    .update(telegramBindTokens)
+    .set({ expiresAt: sql`now() - interval '1 second'` })
+    .where(eq(column, id));
+
 async function bindLink(token: string): Promise<string> {
   const reply = await web('/web/telegram/link', {}, token);
   expect(reply.statusCode).toBe(200);
@@ -141,21 +172,14 @@ describe('binding and commands (long polling)', () => {
     expect((await web('/web/telegram/binding', {}, token)).json().data.bound).toBe(true);
 
     // The same link again, from another chat: refused, and that chat reaches no account.
-    const other = newChat();
-    await api.write(other, `/start ${start}`);
-    expect((await repliesTo(other))[0]).toContain('This link is not valid');
+    const other = await refusedFromNewChat(start);
     await api.write(other, '/status');
     expect((await repliesTo(other, 2))[1]).toContain('No account is bound');
 
     // A link older than 10 minutes.
     const late = await bindLink(token);
-    await suite.database.db
-      .update(telegramBindTokens)
-      .set({ expiresAt: sql`now() - interval '1 second'` })
-      .where(eq(telegramBindTokens.userId, user.id));
-    const third = newChat();
-    await api.write(third, `/start ${late}`);
-    expect((await repliesTo(third))[0]).toContain('This link is not valid');
+    await expireBindTokens(telegramBindTokens.userId, user.id);
+    await refusedFromNewChat(late);
     const links = await suite.database.db
       .select()
       .from(telegramLinks)
@@ -263,8 +287,6 @@ describe('webhook', () => {
 describe('sending within the limits', () => {
   it('sends a queue within 30 a second overall and 1 a second per chat, honours retry_after, and unbinds a chat that blocked the bot', async () => {
     const db = suite.database.db;
-    const loaded = await createBotLoader(db, secretsKey, api.url)();
-    if (!loaded) throw new Error('the bot is set up in beforeAll');
     const { user } = await signedInUser(suite.database);
     const blocked = newChat();
     await db.insert(telegramLinks).values({ userId: user.id, chatId: blocked });
@@ -283,13 +305,7 @@ describe('sending within the limits', () => {
     );
     api.flood(1);
     const started = performance.now();
-    const result = await sendDueTelegram({
-      db,
-      api: loaded.bot.api,
-      pacer: createPacer(30),
-      log: suite.app.log,
-      mayGoOn: () => true,
-    });
+    const result = await sendQueue();
     const seconds = (performance.now() - started) / 1000;
     expect(result).toMatchObject({ sent: 80, unbound: 1, failed: 0 });
     expect(result.retried).toBe(1);
@@ -493,9 +509,7 @@ describe('staff binding', () => {
       .from(telegramBindTokens)
       .where(eq(telegramBindTokens.staffId, member.id));
     expect(stored).toMatchObject({ tokenHash: hashToken(start), userId: null });
-    const old = newChat();
-    await api.write(old, `/start ${replaced}`);
-    expect((await repliesTo(old))[0]).toContain('This link is not valid');
+    await refusedFromNewChat(replaced);
 
     const chat = newChat();
     await api.write(chat, `/start ${start}`);
@@ -506,17 +520,10 @@ describe('staff binding', () => {
     // It binds the member's alerts, not a customer's account.
     expect(await db.select().from(telegramLinks).where(eq(telegramLinks.chatId, chat))).toEqual([]);
 
-    const again = newChat();
-    await api.write(again, `/start ${start}`);
-    expect((await repliesTo(again))[0]).toContain('This link is not valid');
+    await refusedFromNewChat(start);
     const late = await staffLink(member);
-    await db
-      .update(telegramBindTokens)
-      .set({ expiresAt: sql`now() - interval '1 second'` })
-      .where(eq(telegramBindTokens.staffId, member.id));
-    const third = newChat();
-    await api.write(third, `/start ${late}`);
-    expect((await repliesTo(third))[0]).toContain('This link is not valid');
+    await expireBindTokens(telegramBindTokens.staffId, member.id);
+    await refusedFromNewChat(late);
     const links = await db.select().from(telegramStaffLinks).where(eq(telegramStaffLinks.staffId, member.id));
     expect(links.map((link) => link.chatId)).toEqual([chat]);
 
@@ -532,8 +539,6 @@ describe('staff binding', () => {
 
   it("unbinds a member's chat quietly when the bot is blocked there", async () => {
     const db = suite.database.db;
-    const loaded = await createBotLoader(db, secretsKey, api.url)();
-    if (!loaded) throw new Error('the bot is set up in beforeAll');
     const member = await signedInStaff(suite.app, suite.database, 'admin');
     const chat = newChat();
     await db.insert(telegramStaffLinks).values({ staffId: member.id, chatId: chat });
@@ -544,14 +549,7 @@ describe('staff binding', () => {
       [{ chatId: chat, kind: 'staff_alert', text: 'an alert', priority: 1 }],
       new Date(),
     );
-    const result = await sendDueTelegram({
-      db,
-      api: loaded.bot.api,
-      pacer: createPacer(30),
-      log: suite.app.log,
-      mayGoOn: () => true,
-    });
-    expect(result).toMatchObject({ unbound: 1 });
+    expect(await sendQueue()).toMatchObject({ unbound: 1 });
     expect(await boundOf(member)).toBe(false);
   });
 });
