@@ -86,7 +86,10 @@ async function withChats(
 /** Every member not disabled who gets some kind at once. */
 export async function membersAlertedAtOnce(db: Database): Promise<AlertMember[]> {
   const rows = await db
-    .select({ member: staff, row: staffAlertPreferences })
+    .select({
+      member: { id: staff.id, email: staff.email, language: staff.language, role: staff.role },
+      row: staffAlertPreferences,
+    })
     .from(staff)
     .leftJoin(staffAlertPreferences, eq(staffAlertPreferences.staffId, staff.id))
     .where(isNull(staff.disabledAt));

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import {
   deviceSlots,
@@ -72,6 +72,9 @@ export async function storeUpdateOffset(db: Database, workerId: string, offset: 
     .where(and(eq(telegramBot.id, 1), eq(telegramBot.workerId, workerId)));
 }
 
+/** The Telegram queue's kind of staff alerts and digests. */
+export const STAFF_ALERT_MESSAGE = 'staff_alert';
+
 /** Whom a bind token binds: a customer's account or a member of staff. */
 export type BindOwner = { userId: string } | { staffId: string };
 
@@ -137,28 +140,29 @@ export async function staffChats(db: Database, staffIds: string[]): Promise<Map<
   return new Map(rows.map((row) => [row.staffId, row.chatId]));
 }
 
+/** Cancels what still waits for a chat: all of it, or only what `only` picks. */
+async function cancelPending(db: Database, chatId: number, only?: SQL): Promise<void> {
+  await db
+    .update(telegramOutbox)
+    .set({ status: 'cancelled' })
+    .where(and(eq(telegramOutbox.chatId, chatId), eq(telegramOutbox.status, 'pending'), only));
+}
+
 /** A member unbinds from the back office: the link goes, and the alerts still waiting for the chat. */
 export async function unbindStaffChat(db: Database, staffId: string): Promise<boolean> {
   const [link] = await db
     .delete(telegramStaffLinks)
     .where(eq(telegramStaffLinks.staffId, staffId))
     .returning();
-  if (!link) return false;
-  await db
-    .update(telegramOutbox)
-    .set({ status: 'cancelled' })
-    .where(
-      and(
-        eq(telegramOutbox.chatId, link.chatId),
-        eq(telegramOutbox.status, 'pending'),
-        eq(telegramOutbox.kind, STAFF_ALERT_MESSAGE),
-      ),
-    );
-  return true;
+  if (link) await cancelPending(db, link.chatId, eq(telegramOutbox.kind, STAFF_ALERT_MESSAGE));
+  return Boolean(link);
 }
 
-/** The Telegram queue's kind of staff alerts and digests. */
-export const STAFF_ALERT_MESSAGE = 'staff_alert';
+/** A customer unbinds from the console: the link goes, and the account's messages still waiting. */
+export async function unbindCustomerChat(db: Database, userId: string): Promise<void> {
+  const [link] = await db.delete(telegramLinks).where(eq(telegramLinks.userId, userId)).returning();
+  if (link) await cancelPending(db, link.chatId, eq(telegramOutbox.userId, userId));
+}
 
 /** Binds the account to the chat, replacing either side's earlier binding. */
 export async function bindChat(db: Database, userId: string, chatId: number, now: Date): Promise<void> {
@@ -198,19 +202,19 @@ export async function findUserOfChat(db: Database, chatId: number) {
 
 /**
  * Unbinds a chat, from a customer's account and from a member's alerts, and cancels what still waits
- * for it (the bot was blocked, or /unbind).
+ * for it (the bot was blocked, or /unbind): what it unbound.
  */
-export async function unbindChat(db: Database, chatId: number): Promise<boolean> {
+export async function unbindChat(
+  db: Database,
+  chatId: number,
+): Promise<{ customer: boolean; staffId: string | undefined }> {
   const customers = await db.delete(telegramLinks).where(eq(telegramLinks.chatId, chatId)).returning();
-  const members = await db
+  const [member] = await db
     .delete(telegramStaffLinks)
     .where(eq(telegramStaffLinks.chatId, chatId))
     .returning();
-  await db
-    .update(telegramOutbox)
-    .set({ status: 'cancelled' })
-    .where(and(eq(telegramOutbox.chatId, chatId), eq(telegramOutbox.status, 'pending')));
-  return customers.length + members.length > 0;
+  await cancelPending(db, chatId);
+  return { customer: customers.length > 0, staffId: member?.staffId };
 }
 
 export interface NewTelegramMessage {

@@ -20,7 +20,6 @@ import {
   findStaffLink,
   storeBindToken,
   storeBot,
-  unbindChat,
 } from './repository.ts';
 
 /** Asks Telegram who the token's bot is (getMe): its @username, or the back office's refusal. */
@@ -118,10 +117,4 @@ export async function createBindLink(db: Database, owner: BindOwner, now: Date):
   const expiresAt = new Date(now.getTime() + TELEGRAM_BIND_LINK_MINUTES * 60_000);
   await storeBindToken(db, hashToken(token), owner, expiresAt);
   return { url: `https://t.me/${bot.username}?start=${token}`, expires_at: expiresAt.toISOString() };
-}
-
-/** The customer unbinds from the console: the link goes, and what still waited for the chat. */
-export async function unbindAccount(db: Database, userId: string): Promise<void> {
-  const link = await findLinkOfUser(db, userId);
-  if (link) await unbindChat(db, link.chatId);
 }

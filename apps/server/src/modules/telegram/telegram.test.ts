@@ -531,10 +531,20 @@ describe('staff binding', () => {
     expect(audits.map((row) => row.action)).toContain('alerts.telegram_bind');
     for (const token of [replaced, start, late]) expect(JSON.stringify(audits)).not.toContain(token);
 
-    // /unbind in the chat unbinds the member's alerts too.
+    // The same person binds their customer account from the chat, and unbinds it from the console:
+    // the member's alerts stay bound.
+    const customer = await signedInUser(suite.database);
+    await api.write(chat, `/start ${await bindLink(customer.token)}`);
+    expect((await repliesTo(chat, 2))[1]).toContain('Your account is bound');
+    expect((await web('/web/telegram/unbind', {}, customer.token)).json().data.bound).toBe(false);
+    expect(await boundOf(member)).toBe(true);
+
+    // /unbind in the chat unbinds the member's alerts too, audited.
     await api.write(chat, '/unbind');
-    expect((await repliesTo(chat, 2))[1]).toContain('Unbound');
+    expect((await repliesTo(chat, 3))[2]).toContain('Unbound');
     expect(await boundOf(member)).toBe(false);
+    const unbound = await db.select().from(auditLog).where(eq(auditLog.targetId, member.id));
+    expect(unbound.map((row) => row.action)).toContain('alerts.telegram_unbind');
   });
 
   it("unbinds a member's chat quietly when the bot is blocked there", async () => {

@@ -20,24 +20,20 @@ import { botTexts, botTextsForTelegramLanguage } from './texts.ts';
 /** Bind tokens are 32 random bytes in base64url: anything else is refused before any lookup. */
 const BIND_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-/** A member's alerts bound to the chat, with its audit row (the member is its author). */
-async function bindMemberChat(db: Database, member: StaffRow, chatId: number, at: Date) {
-  await db.transaction(async (tx) => {
-    await bindStaffChat(tx, member.id, chatId, at);
-    await recordAudit(
-      tx,
-      { staffId: member.id, email: member.email, role: member.role, ip: null },
-      {
-        action: 'alerts.telegram_bind',
-        targetType: 'staff',
-        targetId: member.id,
-        before: null,
-        after: { bound: true },
-      },
-      at,
-    );
-  });
-}
+/** The audit row of a member's chat bound or unbound from the bot: the member is its author. */
+const auditMemberChat = (db: Database, member: StaffRow, bound: boolean, at: Date) =>
+  recordAudit(
+    db,
+    { staffId: member.id, email: member.email, role: member.role, ip: null },
+    {
+      action: bound ? 'alerts.telegram_bind' : 'alerts.telegram_unbind',
+      targetType: 'staff',
+      targetId: member.id,
+      before: { bound: !bound },
+      after: { bound },
+    },
+    at,
+  );
 
 /**
  * What the bot answers (the same whether updates come by webhook or by polling). Everything is
@@ -68,7 +64,10 @@ export function installUpdateHandlers(bot: Bot, db: Database, now: () => Date = 
     }
     const member = await findStaff(db, owner.staffId);
     if (!member || member.disabledAt) return void (await refused());
-    await bindMemberChat(db, member, chatId, now());
+    await db.transaction(async (tx) => {
+      await bindStaffChat(tx, member.id, chatId, now());
+      await auditMemberChat(tx, member, true, now());
+    });
     await ctx.reply(botTexts(member.language).staffBound);
   });
 
@@ -88,7 +87,10 @@ export function installUpdateHandlers(bot: Bot, db: Database, now: () => Date = 
   bot.command('unbind', async (ctx) => {
     const chatId = ctx.chat.id;
     const texts = await textsFor(ctx, chatId);
-    await ctx.reply((await unbindChat(db, chatId)) ? texts.unbound : texts.notBound);
+    const unbound = await unbindChat(db, chatId);
+    const member = unbound.staffId ? await findStaff(db, unbound.staffId) : undefined;
+    if (member) await auditMemberChat(db, member, false, now());
+    await ctx.reply(unbound.customer || member ? texts.unbound : texts.notBound);
   });
 
   bot.on('message', async (ctx) => {
