@@ -1,3 +1,4 @@
+import type alerts from './locales/en/alerts.json';
 import type audit from './locales/en/audit.json';
 import type common from './locales/en/common.json';
 import type coupons from './locales/en/coupons.json';
@@ -23,6 +24,7 @@ declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
     resources: {
+      alerts: typeof alerts;
       audit: typeof audit;
       common: typeof common;
       coupons: typeof coupons;

@@ -20,6 +20,7 @@ import { redeemAdminRoutes } from './modules/redeem-codes/admin-routes.ts';
 import { salesRoutes } from './modules/sales/routes.ts';
 import { staffRoutes } from './modules/staff/routes.ts';
 import { ticketAdminRoutes } from './modules/tickets/admin-routes.ts';
+import { myAlertsRoutes } from './modules/alerts/routes.ts';
 import { telegramAdminRoutes } from './modules/telegram/admin-routes.ts';
 import type { BotLoader } from './modules/telegram/bot.ts';
 import type { GatewayProviders, PaymentProvider } from './modules/orders/provider.ts';
@@ -85,6 +86,7 @@ export async function adminApi(
   await app.register(redeemAdminRoutes, { db });
   await app.register(ticketAdminRoutes, { db, mailer, siteOrigin: options.siteOrigin });
   await app.register(telegramAdminRoutes, { db, secretsKey: options.secretsKey, ...options.telegram });
+  await app.register(myAlertsRoutes, { db });
 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/openapi.json',

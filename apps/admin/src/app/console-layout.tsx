@@ -95,8 +95,11 @@ export function ConsoleLayout() {
             <Dropdown
               trigger={['click']}
               menu={{
-                items: [{ key: 'recovery-codes', label: t('newRecoveryCodes') }],
-                onClick: () => setMakingCodes(true),
+                items: [
+                  { key: 'my-alerts', label: t('myAlerts') },
+                  { key: 'recovery-codes', label: t('newRecoveryCodes') },
+                ],
+                onClick: ({ key }) => (key === 'my-alerts' ? navigate('/my-alerts') : setMakingCodes(true)),
               }}
             >
               <Button type="text" data-testid="signed-in-as">

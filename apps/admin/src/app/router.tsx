@@ -75,6 +75,14 @@ export const router = createBrowserRouter(
           ),
         },
         {
+          path: 'my-alerts',
+          lazy: page(
+            () => import('../features/alerts/components/my-alerts-page.tsx'),
+            'MyAlertsPage',
+            'alerts',
+          ),
+        },
+        {
           path: 'coupons',
           lazy: page(
             () => import('../features/coupons/components/coupons-page.tsx'),

@@ -30,3 +30,4 @@ export * from './help-articles.ts';
 export * from './tickets.ts';
 export * from './telegram.ts';
 export * from './alert-incidents.ts';
+export * from './staff-alert-preferences.ts';

@@ -32,6 +32,10 @@ export const providerNotices = pgTable(
     index('provider_notices_open_idx')
       .on(table.createdAt)
       .where(sql`${table.resolvedAt} is null`),
+    // The alerts job counts each gateway's refused notifies of the last minutes.
+    index('provider_notices_refused_idx')
+      .on(table.createdAt)
+      .where(sql`${table.kind} = 'notify_refused'`),
   ],
 );
 

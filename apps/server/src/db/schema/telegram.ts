@@ -11,6 +11,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { staff } from './staff.ts';
 import { users } from './users.ts';
 
 /**
@@ -46,18 +47,36 @@ export const telegramLinks = pgTable('telegram_links', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** One-time deep-link tokens, kept as their sha-256: valid 10 minutes, used once. */
+/**
+ * Staff members' chats for their alerts: one chat per member and one member per chat. Apart from
+ * `telegram_links`, as a member may also be a customer bound from the same chat.
+ */
+export const telegramStaffLinks = pgTable('telegram_staff_links', {
+  staffId: uuid('staff_id')
+    .primaryKey()
+    .references(() => staff.id, { onDelete: 'cascade' }),
+  chatId: bigint('chat_id', { mode: 'number' }).notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One-time deep-link tokens, kept as their sha-256: valid 10 minutes, used once. Each binds either a
+ * customer's account (`user_id`) or a staff member (`staff_id`).
+ */
 export const telegramBindTokens = pgTable(
   'telegram_bind_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    staffId: uuid('staff_id').references(() => staff.id, { onDelete: 'cascade' }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
-  (table) => [index('telegram_bind_tokens_user_idx').on(table.userId)],
+  (table) => [
+    index('telegram_bind_tokens_user_idx').on(table.userId),
+    index('telegram_bind_tokens_staff_idx').on(table.staffId),
+    check('telegram_bind_tokens_one_owner', sql`(${table.userId} is null) <> (${table.staffId} is null)`),
+  ],
 );
 
 export const TELEGRAM_STATUSES = ['pending', 'sent', 'failed', 'cancelled'] as const;

@@ -36,6 +36,8 @@ export const MAIL_PRIORITY: Record<MailTemplate, number> = {
   staff_invite: 1,
   // Staff alerts: an incident is under way, ahead of customers' bulk mail.
   staff_alert: 1,
+  // A day's summary: nothing urgent in it.
+  staff_digest: 2,
   expiry_reminder: 3,
   expiry_ended: 3,
   notice: 3,

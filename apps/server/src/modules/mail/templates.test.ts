@@ -14,7 +14,7 @@ const paramsFor = (template: MailTemplate) =>
   Object.fromEntries(TEMPLATE_PARAMS[template].map((key) => [key, sample[key] ?? `value-of-${key}`]));
 
 describe('mail templates', () => {
-  it('cover the twelve messages', () => {
+  it('cover the fourteen messages', () => {
     expect(templates.sort()).toEqual(
       [
         'account_exists',
@@ -26,6 +26,8 @@ describe('mail templates', () => {
         'password_changed',
         'staff_invite',
         'staff_alert',
+        'staff_digest',
+        'payment_confirmed',
         'expiry_reminder',
         'expiry_ended',
         'notice',

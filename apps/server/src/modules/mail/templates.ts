@@ -12,6 +12,7 @@ export type MailTemplate =
   | 'inactive_warning'
   | 'staff_invite'
   | 'staff_alert'
+  | 'staff_digest'
   | 'expiry_reminder'
   | 'expiry_ended'
   | 'notice'
@@ -54,6 +55,7 @@ export const TEMPLATE_PARAMS: Record<MailTemplate, readonly string[]> = {
   inactive_warning: ['revoke_date'],
   staff_invite: ['role', 'link', 'hours'],
   staff_alert: ['title', 'detail', 'link'],
+  staff_digest: ['date', 'summary', 'link'],
   expiry_reminder: ['expire_time', 'plan', 'connections', 'buy_link', 'unsubscribe_link'],
   expiry_ended: ['expire_time', 'plan', 'connections', 'buy_link', 'unsubscribe_link'],
   notice: ['title', 'body', 'unsubscribe_link'],
@@ -265,6 +267,24 @@ export const TEMPLATES: Record<MailTemplate, Record<Language, TemplateText>> = {
     tw: {
       subject: '{site_name} 警示：{title}',
       body: ['{title}', '{detail}', '在管理後台查看：{link}'],
+    },
+  },
+  staff_digest: {
+    en: {
+      subject: '{site_name} daily digest, {date}',
+      body: [
+        'Your alerts of the 24 hours to 09:00 (UTC+8) on {date}:',
+        { markdown: 'summary' },
+        'The back office: {link}',
+      ],
+    },
+    zh: {
+      subject: '{site_name} 每日告警摘要 {date}',
+      body: ['截至 {date} 09:00（UTC+8）的 24 小时内的告警：', { markdown: 'summary' }, '管理后台：{link}'],
+    },
+    tw: {
+      subject: '{site_name} 每日警示摘要 {date}',
+      body: ['截至 {date} 09:00（UTC+8）的 24 小時內的警示：', { markdown: 'summary' }, '管理後台：{link}'],
     },
   },
   staff_invite: {

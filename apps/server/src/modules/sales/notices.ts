@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, like, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { payments, providerNotices, refunds } from '../../db/schema/index.ts';
 import { recordPaymentEvent } from '../payment-events/repository.ts';
@@ -115,4 +115,29 @@ export async function recordRefusedNotify(
       createdAt: now,
     })
     .onConflictDoNothing();
+}
+
+/** The refusals that say someone other than the gateway is sending its notifies. */
+const FORGED_REFUSALS: readonly NotifyRefusal[] = ['bad_signature', 'foreign_merchant'];
+
+/**
+ * Each gateway (by provider name) with notifies refused for a bad signature or another merchant
+ * since `since`, and how many: the alerts job's "a gateway's notifies failing". Reads the queue's
+ * refused notifies through their own partial index on the time.
+ */
+export async function forgedNotifiesSince(
+  db: Database,
+  since: Date,
+): Promise<{ provider: string; refused: number }[]> {
+  return db
+    .select({ provider: providerNotices.provider, refused: sql<number>`count(*)::int` })
+    .from(providerNotices)
+    .where(
+      and(
+        eq(providerNotices.kind, 'notify_refused'),
+        gt(providerNotices.createdAt, since),
+        or(...FORGED_REFUSALS.map((reason) => like(providerNotices.providerObjectId, `${reason}:%`))),
+      ),
+    )
+    .groupBy(providerNotices.provider);
 }

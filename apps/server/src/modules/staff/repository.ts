@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { StaffRole } from '@skyway/shared/staff';
 import type { SortOrder } from '@skyway/shared/schemas/admin/common';
 import type { Database } from '../../db/client.ts';
@@ -239,12 +239,4 @@ export async function endStaffSessions(tx: Database, staffId: string, now: Date)
 
 export async function recordStaffSignIn(db: Database, staffId: string, now: Date): Promise<void> {
   await db.update(staff).set({ lastSignInAt: now }).where(eq(staff.id, staffId));
-}
-
-/** The members staff alerts go to: owners and admins not disabled. */
-export async function alertRecipients(db: Database): Promise<{ email: string; language: string }[]> {
-  return db
-    .select({ email: staff.email, language: staff.language })
-    .from(staff)
-    .where(and(inArray(staff.role, ['owner', 'admin']), isNull(staff.disabledAt)));
 }

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import {
   deviceSlots,
@@ -7,6 +7,7 @@ import {
   telegramLinks,
   telegramOutbox,
   type TelegramOutboxRow,
+  telegramStaffLinks,
   users,
 } from '../../db/schema/index.ts';
 
@@ -71,21 +72,34 @@ export async function storeUpdateOffset(db: Database, workerId: string, offset: 
     .where(and(eq(telegramBot.id, 1), eq(telegramBot.workerId, workerId)));
 }
 
+/** The Telegram queue's kind of staff alerts and digests. */
+export const STAFF_ALERT_MESSAGE = 'staff_alert';
+
+/** Whom a bind token binds: a customer's account or a member of staff. */
+export type BindOwner = { userId: string } | { staffId: string };
+
+const tokensOf = (owner: BindOwner) =>
+  'userId' in owner
+    ? eq(telegramBindTokens.userId, owner.userId)
+    : eq(telegramBindTokens.staffId, owner.staffId);
+
 export async function storeBindToken(
   db: Database,
   tokenHash: string,
-  userId: string,
+  owner: BindOwner,
   expiresAt: Date,
 ): Promise<void> {
-  // An account has one link at a time: a new one replaces those not yet used.
-  await db
-    .delete(telegramBindTokens)
-    .where(and(eq(telegramBindTokens.userId, userId), isNull(telegramBindTokens.usedAt)));
-  await db.insert(telegramBindTokens).values({ tokenHash, userId, expiresAt });
+  // One link at a time: a new one replaces those not yet used.
+  await db.delete(telegramBindTokens).where(and(tokensOf(owner), isNull(telegramBindTokens.usedAt)));
+  await db.insert(telegramBindTokens).values({ tokenHash, ...owner, expiresAt });
 }
 
-/** Marks an unused, unexpired token used and answers its account; undefined for any other token. */
-export async function useBindToken(db: Database, tokenHash: string, now: Date): Promise<string | undefined> {
+/** Marks an unused, unexpired token used and answers whom it binds; undefined for any other token. */
+export async function useBindToken(
+  db: Database,
+  tokenHash: string,
+  now: Date,
+): Promise<BindOwner | undefined> {
   const [row] = await db
     .update(telegramBindTokens)
     .set({ usedAt: now })
@@ -96,8 +110,58 @@ export async function useBindToken(db: Database, tokenHash: string, now: Date): 
         gt(telegramBindTokens.expiresAt, now),
       ),
     )
-    .returning({ userId: telegramBindTokens.userId });
-  return row?.userId;
+    .returning({ userId: telegramBindTokens.userId, staffId: telegramBindTokens.staffId });
+  if (row?.userId) return { userId: row.userId };
+  if (row?.staffId) return { staffId: row.staffId };
+  return undefined;
+}
+
+/** Binds a member's alerts to the chat, replacing either side's earlier binding. */
+export async function bindStaffChat(db: Database, staffId: string, chatId: number, now: Date): Promise<void> {
+  await db.delete(telegramStaffLinks).where(eq(telegramStaffLinks.chatId, chatId));
+  await db
+    .insert(telegramStaffLinks)
+    .values({ staffId, chatId, createdAt: now })
+    .onConflictDoUpdate({ target: telegramStaffLinks.staffId, set: { chatId, createdAt: now } });
+}
+
+export async function findStaffLink(db: Database, staffId: string) {
+  const [row] = await db.select().from(telegramStaffLinks).where(eq(telegramStaffLinks.staffId, staffId));
+  return row;
+}
+
+/** The chats of members' alerts, by member. */
+export async function staffChats(db: Database, staffIds: string[]): Promise<Map<string, number>> {
+  if (staffIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(telegramStaffLinks)
+    .where(inArray(telegramStaffLinks.staffId, staffIds));
+  return new Map(rows.map((row) => [row.staffId, row.chatId]));
+}
+
+/** Cancels what still waits for a chat: all of it, or only what `only` picks. */
+async function cancelPending(db: Database, chatId: number, only?: SQL): Promise<void> {
+  await db
+    .update(telegramOutbox)
+    .set({ status: 'cancelled' })
+    .where(and(eq(telegramOutbox.chatId, chatId), eq(telegramOutbox.status, 'pending'), only));
+}
+
+/** A member unbinds from the back office: the link goes, and the alerts still waiting for the chat. */
+export async function unbindStaffChat(db: Database, staffId: string): Promise<boolean> {
+  const [link] = await db
+    .delete(telegramStaffLinks)
+    .where(eq(telegramStaffLinks.staffId, staffId))
+    .returning();
+  if (link) await cancelPending(db, link.chatId, eq(telegramOutbox.kind, STAFF_ALERT_MESSAGE));
+  return Boolean(link);
+}
+
+/** A customer unbinds from the console: the link goes, and the account's messages still waiting. */
+export async function unbindCustomerChat(db: Database, userId: string): Promise<void> {
+  const [link] = await db.delete(telegramLinks).where(eq(telegramLinks.userId, userId)).returning();
+  if (link) await cancelPending(db, link.chatId, eq(telegramOutbox.userId, userId));
 }
 
 /** Binds the account to the chat, replacing either side's earlier binding. */
@@ -136,14 +200,21 @@ export async function findUserOfChat(db: Database, chatId: number) {
   return row?.user;
 }
 
-/** Unbinds a chat and cancels what still waits for it (the bot was blocked, or /unbind). */
-export async function unbindChat(db: Database, chatId: number): Promise<boolean> {
-  const rows = await db.delete(telegramLinks).where(eq(telegramLinks.chatId, chatId)).returning();
-  await db
-    .update(telegramOutbox)
-    .set({ status: 'cancelled' })
-    .where(and(eq(telegramOutbox.chatId, chatId), eq(telegramOutbox.status, 'pending')));
-  return rows.length > 0;
+/**
+ * Unbinds a chat, from a customer's account and from a member's alerts, and cancels what still waits
+ * for it (the bot was blocked, or /unbind): what it unbound.
+ */
+export async function unbindChat(
+  db: Database,
+  chatId: number,
+): Promise<{ customer: boolean; staffId: string | undefined }> {
+  const customers = await db.delete(telegramLinks).where(eq(telegramLinks.chatId, chatId)).returning();
+  const [member] = await db
+    .delete(telegramStaffLinks)
+    .where(eq(telegramStaffLinks.chatId, chatId))
+    .returning();
+  await cancelPending(db, chatId);
+  return { customer: customers.length > 0, staffId: member?.staffId };
 }
 
 export interface NewTelegramMessage {

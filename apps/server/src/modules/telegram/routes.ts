@@ -13,8 +13,8 @@ import { ok, replies } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import { signedIn } from '../sessions/signed-in.ts';
 import type { BotLoader } from './bot.ts';
-import { setMailOff } from './repository.ts';
-import { bindingOf, createBindLink, unbindAccount } from './service.ts';
+import { setMailOff, unbindCustomerChat } from './repository.ts';
+import { bindingOf, createBindLink } from './service.ts';
 
 const sameSecret = (given: string, expected: string) => {
   const a = Buffer.from(given);
@@ -49,7 +49,8 @@ export async function telegramRoutes(
   routes.post(
     '/web/telegram/link',
     { config: account, schema: { body: noFields, response: replies(telegramBindLinkSchema) } },
-    async (request) => ok(request, await createBindLink(db, signedIn(request).user.id, new Date())),
+    async (request) =>
+      ok(request, await createBindLink(db, { userId: signedIn(request).user.id }, new Date())),
   );
 
   routes.post(
@@ -57,7 +58,7 @@ export async function telegramRoutes(
     { config: account, schema: { body: noFields, response: replies(telegramBindingSchema) } },
     async (request) => {
       const userId = signedIn(request).user.id;
-      await unbindAccount(db, userId);
+      await unbindCustomerChat(db, userId);
       return ok(request, await bindingOf(db, userId));
     },
   );

@@ -13,7 +13,14 @@ import { recordAudit, type StaffActor } from '../audit/repository.ts';
 import { requireSecretsKey } from '../gateways/secrets.ts';
 import type { BotLoader } from './bot.ts';
 import { sealBotToken } from './bot.ts';
-import { findBot, findLinkOfUser, storeBindToken, storeBot, unbindChat } from './repository.ts';
+import {
+  type BindOwner,
+  findBot,
+  findLinkOfUser,
+  findStaffLink,
+  storeBindToken,
+  storeBot,
+} from './repository.ts';
 
 /** Asks Telegram who the token's bot is (getMe): its @username, or the back office's refusal. */
 async function botUsername(token: string, apiRoot: string): Promise<string> {
@@ -88,21 +95,26 @@ export async function bindingOf(db: Database, userId: string): Promise<TelegramB
   };
 }
 
+/** A member's binding of their alerts, as "My alerts" shows it. */
+export async function staffBindingOf(db: Database, staffId: string) {
+  const [bot, link] = await Promise.all([findBot(db), findStaffLink(db, staffId)]);
+  return {
+    available: Boolean(bot),
+    bound: Boolean(link),
+    bound_at: link?.createdAt.toISOString() ?? null,
+    bot_username: bot?.username ?? null,
+  };
+}
+
 /**
- * A one-time deep link `https://t.me/<bot>?start=<token>`: 32 random bytes, stored as their hash,
- * valid 10 minutes; a new link replaces the account's unused one.
+ * A one-time deep link `https://t.me/<bot>?start=<token>` for a customer's account or a member of
+ * staff: 32 random bytes, stored as their hash, valid 10 minutes; a new link replaces the unused one.
  */
-export async function createBindLink(db: Database, userId: string, now: Date): Promise<TelegramBindLink> {
+export async function createBindLink(db: Database, owner: BindOwner, now: Date): Promise<TelegramBindLink> {
   const bot = await findBot(db);
   if (!bot) throw new AppError(409, 'telegram_unavailable');
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + TELEGRAM_BIND_LINK_MINUTES * 60_000);
-  await storeBindToken(db, hashToken(token), userId, expiresAt);
+  await storeBindToken(db, hashToken(token), owner, expiresAt);
   return { url: `https://t.me/${bot.username}?start=${token}`, expires_at: expiresAt.toISOString() };
-}
-
-/** The customer unbinds from the console: the link goes, and what still waited for the chat. */
-export async function unbindAccount(db: Database, userId: string): Promise<void> {
-  const link = await findLinkOfUser(db, userId);
-  if (link) await unbindChat(db, link.chatId);
 }

@@ -8,6 +8,7 @@ import {
   telegramBot,
   telegramLinks,
   telegramOutbox,
+  telegramStaffLinks,
   users,
 } from '../../db/schema/index.ts';
 import { payingCustomer } from '../../testing/customers.ts';
@@ -86,6 +87,37 @@ async function repliesTo(chatId: number, count = 1): Promise<string[]> {
   return value;
 }
 
+/** The worker's sending of the due queue, once, through the suite's bot. */
+async function sendQueue() {
+  const loaded = await createBotLoader(suite.database.db, secretsKey, api.url)();
+  if (!loaded) throw new Error('the bot is set up in beforeAll');
+  return sendDueTelegram({
+    db: suite.database.db,
+    api: loaded.bot.api,
+    pacer: createPacer(30),
+    log: suite.app.log,
+    mayGoOn: () => true,
+  });
+}
+
+/** A link sent from a new chat is refused, and that chat is bound to nothing. */
+async function refusedFromNewChat(start: string): Promise<number> {
+  const chat = newChat();
+  await api.write(chat, `/start ${start}`);
+  expect((await repliesTo(chat))[0]).toContain('This link is not valid');
+  return chat;
+}
+
+/** The unused bind tokens of an account or a member expire. */
+const expireBindTokens = (
+  column: typeof telegramBindTokens.userId | typeof telegramBindTokens.staffId,
+  id: string,
+) =>
+  suite.database.db
+    .update(telegramBindTokens)
+    .set({ expiresAt: sql`now() - interval '1 second'` })
+    .where(eq(column, id));
+
 async function bindLink(token: string): Promise<string> {
   const reply = await web('/web/telegram/link', {}, token);
   expect(reply.statusCode).toBe(200);
@@ -140,21 +172,14 @@ describe('binding and commands (long polling)', () => {
     expect((await web('/web/telegram/binding', {}, token)).json().data.bound).toBe(true);
 
     // The same link again, from another chat: refused, and that chat reaches no account.
-    const other = newChat();
-    await api.write(other, `/start ${start}`);
-    expect((await repliesTo(other))[0]).toContain('This link is not valid');
+    const other = await refusedFromNewChat(start);
     await api.write(other, '/status');
     expect((await repliesTo(other, 2))[1]).toContain('No account is bound');
 
     // A link older than 10 minutes.
     const late = await bindLink(token);
-    await suite.database.db
-      .update(telegramBindTokens)
-      .set({ expiresAt: sql`now() - interval '1 second'` })
-      .where(eq(telegramBindTokens.userId, user.id));
-    const third = newChat();
-    await api.write(third, `/start ${late}`);
-    expect((await repliesTo(third))[0]).toContain('This link is not valid');
+    await expireBindTokens(telegramBindTokens.userId, user.id);
+    await refusedFromNewChat(late);
     const links = await suite.database.db
       .select()
       .from(telegramLinks)
@@ -262,8 +287,6 @@ describe('webhook', () => {
 describe('sending within the limits', () => {
   it('sends a queue within 30 a second overall and 1 a second per chat, honours retry_after, and unbinds a chat that blocked the bot', async () => {
     const db = suite.database.db;
-    const loaded = await createBotLoader(db, secretsKey, api.url)();
-    if (!loaded) throw new Error('the bot is set up in beforeAll');
     const { user } = await signedInUser(suite.database);
     const blocked = newChat();
     await db.insert(telegramLinks).values({ userId: user.id, chatId: blocked });
@@ -282,13 +305,7 @@ describe('sending within the limits', () => {
     );
     api.flood(1);
     const started = performance.now();
-    const result = await sendDueTelegram({
-      db,
-      api: loaded.bot.api,
-      pacer: createPacer(30),
-      log: suite.app.log,
-      mayGoOn: () => true,
-    });
+    const result = await sendQueue();
     const seconds = (performance.now() - started) / 1000;
     expect(result).toMatchObject({ sent: 80, unbound: 1, failed: 0 });
     expect(result.retried).toBe(1);
@@ -459,5 +476,90 @@ describe('customer messages', () => {
     expect(outcome).toBe('amount_mismatch');
     const after = await db.select().from(mailOutbox).where(eq(mailOutbox.template, 'payment_confirmed'));
     expect(after).toHaveLength(2);
+  });
+});
+
+describe('staff binding', () => {
+  async function staffLink(member: SignedInStaff): Promise<string> {
+    const reply = await member.call('POST', '/me/alerts/telegram/link', {});
+    expect(reply.statusCode).toBe(200);
+    const url = new URL(reply.json().data.url as string);
+    expect(`${url.origin}${url.pathname}`).toBe(`https://t.me/${api.username}`);
+    return url.searchParams.get('start') ?? '';
+  }
+  const boundOf = async (member: SignedInStaff) =>
+    (await member.call('GET', '/me/alerts')).json().data.telegram.bound as boolean;
+
+  it("binds a member's chat once through their own link, in their language; a used, replaced or expired link is refused", async () => {
+    startWorker();
+    const db = suite.database.db;
+    const member = await signedInStaff(suite.app, suite.database, 'support');
+    await db.execute(sql`update staff set language = 'zh' where id = ${member.id}`);
+    expect((await member.call('GET', '/me/alerts')).json().data.telegram).toEqual({
+      available: true,
+      bound: false,
+      bound_at: null,
+      bot_username: api.username,
+    });
+    // A new link replaces the unused one.
+    const replaced = await staffLink(member);
+    const start = await staffLink(member);
+    const [stored] = await db
+      .select()
+      .from(telegramBindTokens)
+      .where(eq(telegramBindTokens.staffId, member.id));
+    expect(stored).toMatchObject({ tokenHash: hashToken(start), userId: null });
+    await refusedFromNewChat(replaced);
+
+    const chat = newChat();
+    await api.write(chat, `/start ${start}`);
+    expect((await repliesTo(chat))[0]).toContain('管理后台的告警');
+    const state = (await member.call('GET', '/me/alerts')).json().data.telegram;
+    expect(state.bound).toBe(true);
+    expect(state.bound_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // It binds the member's alerts, not a customer's account.
+    expect(await db.select().from(telegramLinks).where(eq(telegramLinks.chatId, chat))).toEqual([]);
+
+    await refusedFromNewChat(start);
+    const late = await staffLink(member);
+    await expireBindTokens(telegramBindTokens.staffId, member.id);
+    await refusedFromNewChat(late);
+    const links = await db.select().from(telegramStaffLinks).where(eq(telegramStaffLinks.staffId, member.id));
+    expect(links.map((link) => link.chatId)).toEqual([chat]);
+
+    const audits = await db.select().from(auditLog).where(eq(auditLog.targetId, member.id));
+    expect(audits.map((row) => row.action)).toContain('alerts.telegram_bind');
+    for (const token of [replaced, start, late]) expect(JSON.stringify(audits)).not.toContain(token);
+
+    // The same person binds their customer account from the chat, and unbinds it from the console:
+    // the member's alerts stay bound.
+    const customer = await signedInUser(suite.database);
+    await api.write(chat, `/start ${await bindLink(customer.token)}`);
+    expect((await repliesTo(chat, 2))[1]).toContain('Your account is bound');
+    expect((await web('/web/telegram/unbind', {}, customer.token)).json().data.bound).toBe(false);
+    expect(await boundOf(member)).toBe(true);
+
+    // /unbind in the chat unbinds the member's alerts too, audited.
+    await api.write(chat, '/unbind');
+    expect((await repliesTo(chat, 3))[2]).toContain('Unbound');
+    expect(await boundOf(member)).toBe(false);
+    const unbound = await db.select().from(auditLog).where(eq(auditLog.targetId, member.id));
+    expect(unbound.map((row) => row.action)).toContain('alerts.telegram_unbind');
+  });
+
+  it("unbinds a member's chat quietly when the bot is blocked there", async () => {
+    const db = suite.database.db;
+    const member = await signedInStaff(suite.app, suite.database, 'admin');
+    const chat = newChat();
+    await db.insert(telegramStaffLinks).values({ staffId: member.id, chatId: chat });
+    expect(await boundOf(member)).toBe(true);
+    api.block(chat);
+    await queueTelegramMessages(
+      db,
+      [{ chatId: chat, kind: 'staff_alert', text: 'an alert', priority: 1 }],
+      new Date(),
+    );
+    expect(await sendQueue()).toMatchObject({ unbound: 1 });
+    expect(await boundOf(member)).toBe(false);
   });
 });

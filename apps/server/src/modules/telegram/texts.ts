@@ -4,6 +4,8 @@ import { DEFAULT_LANGUAGE, type Language, LANGUAGES } from '@skyway/shared/langu
 interface BotTexts {
   help: string;
   bound: string;
+  /** A member of staff bound their alerts. */
+  staffBound: string;
   bindRefused: string;
   unbound: string;
   notBound: string;
@@ -20,6 +22,8 @@ const texts: Record<Language, BotTexts> = {
       '/unbind — stop messages here\n' +
       'To bind, open the Telegram link in your account on the site.',
     bound: 'Your account is bound: its reminders and notices will come here. /status shows your access.',
+    staffBound:
+      'Bound: your back-office alerts can come here. Choose Telegram under My alerts in the back office.',
     bindRefused:
       'This link is not valid: it was used already or is older than 10 minutes. Make a new one in your account.',
     unbound: 'Unbound: no more messages from your account here.',
@@ -36,6 +40,7 @@ const texts: Record<Language, BotTexts> = {
       '/unbind — 停止在此接收消息\n' +
       '如需绑定，请在网站的账户页面打开 Telegram 绑定链接。',
     bound: '账户已绑定：提醒和通知将发送到这里。/status 可查看您的服务状态。',
+    staffBound: '已绑定：管理后台的告警可发送到这里。请在管理后台的“我的告警”中选择 Telegram。',
     bindRefused: '此链接无效：已被使用或已超过 10 分钟。请在账户页面重新生成。',
     unbound: '已解除绑定：此处将不再收到您账户的消息。',
     notBound: '此聊天尚未绑定账户。请在网站的账户页面打开 Telegram 绑定链接。',
@@ -51,6 +56,7 @@ const texts: Record<Language, BotTexts> = {
       '/unbind — 停止在此接收訊息\n' +
       '如需綁定，請在網站的帳戶頁面開啟 Telegram 綁定連結。',
     bound: '帳戶已綁定：提醒和通知將傳送到這裡。/status 可查看您的服務狀態。',
+    staffBound: '已綁定：管理後台的警示可傳送到這裡。請在管理後台的「我的警示」中選擇 Telegram。',
     bindRefused: '此連結無效：已被使用或已超過 10 分鐘。請在帳戶頁面重新產生。',
     unbound: '已解除綁定：此處將不再收到您帳戶的訊息。',
     notBound: '此聊天尚未綁定帳戶。請在網站的帳戶頁面開啟 Telegram 綁定連結。',

@@ -1,14 +1,39 @@
 import type { Bot, Context } from 'grammy';
 import type { Database } from '../../db/client.ts';
+import type { StaffRow } from '../../db/schema/index.ts';
 import { customerTime } from '../../lib/customer-time.ts';
 import { hashToken } from '../../lib/token-hash.ts';
 import { entitlementOf } from '../access/rules.ts';
 import { usableSlots } from '../access/slots.ts';
-import { bindChat, countDevicesInUse, findUserOfChat, unbindChat, useBindToken } from './repository.ts';
+import { recordAudit } from '../audit/repository.ts';
+import { findStaff } from '../staff/repository.ts';
+import {
+  bindChat,
+  bindStaffChat,
+  countDevicesInUse,
+  findUserOfChat,
+  unbindChat,
+  useBindToken,
+} from './repository.ts';
 import { botTexts, botTextsForTelegramLanguage } from './texts.ts';
 
 /** Bind tokens are 32 random bytes in base64url: anything else is refused before any lookup. */
 const BIND_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The audit row of a member's chat bound or unbound from the bot: the member is its author. */
+const auditMemberChat = (db: Database, member: StaffRow, bound: boolean, at: Date) =>
+  recordAudit(
+    db,
+    { staffId: member.id, email: member.email, role: member.role, ip: null },
+    {
+      action: bound ? 'alerts.telegram_bind' : 'alerts.telegram_unbind',
+      targetType: 'staff',
+      targetId: member.id,
+      before: { bound: !bound },
+      after: { bound },
+    },
+    at,
+  );
 
 /**
  * What the bot answers (the same whether updates come by webhook or by polling). Everything is
@@ -30,11 +55,20 @@ export function installUpdateHandlers(bot: Bot, db: Database, now: () => Date = 
     const chatId = ctx.chat.id;
     const token = ctx.match.trim();
     if (!token) return void (await ctx.reply((await textsFor(ctx, chatId)).help));
-    const userId = BIND_TOKEN.test(token) ? await useBindToken(db, hashToken(token), now()) : undefined;
-    if (!userId)
-      return void (await ctx.reply(botTextsForTelegramLanguage(ctx.from?.language_code).bindRefused));
-    await bindChat(db, userId, chatId, now());
-    await ctx.reply((await textsFor(ctx, chatId)).bound);
+    const owner = BIND_TOKEN.test(token) ? await useBindToken(db, hashToken(token), now()) : undefined;
+    const refused = () => ctx.reply(botTextsForTelegramLanguage(ctx.from?.language_code).bindRefused);
+    if (!owner) return void (await refused());
+    if ('userId' in owner) {
+      await bindChat(db, owner.userId, chatId, now());
+      return void (await ctx.reply((await textsFor(ctx, chatId)).bound));
+    }
+    const member = await findStaff(db, owner.staffId);
+    if (!member || member.disabledAt) return void (await refused());
+    await db.transaction(async (tx) => {
+      await bindStaffChat(tx, member.id, chatId, now());
+      await auditMemberChat(tx, member, true, now());
+    });
+    await ctx.reply(botTexts(member.language).staffBound);
   });
 
   bot.command('status', async (ctx) => {
@@ -53,7 +87,10 @@ export function installUpdateHandlers(bot: Bot, db: Database, now: () => Date = 
   bot.command('unbind', async (ctx) => {
     const chatId = ctx.chat.id;
     const texts = await textsFor(ctx, chatId);
-    await ctx.reply((await unbindChat(db, chatId)) ? texts.unbound : texts.notBound);
+    const unbound = await unbindChat(db, chatId);
+    const member = unbound.staffId ? await findStaff(db, unbound.staffId) : undefined;
+    if (member) await auditMemberChat(db, member, false, now());
+    await ctx.reply(unbound.customer || member ? texts.unbound : texts.notBound);
   });
 
   bot.on('message', async (ctx) => {
