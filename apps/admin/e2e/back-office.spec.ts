@@ -184,11 +184,8 @@ async function choose(page: Page, scope: Locator, select: Locator, option: strin
       // The chosen option shows in the field; the list's options are elsewhere in the page.
       await expect(field).toContainText(option, { timeout: 2_000 });
     }
-    // Leaving the select closes its list (a multiple select keeps it open after a pick).
-    if ((await list.count()) > 0) {
-      await combobox.focus();
-      await page.keyboard.press('Tab');
-    }
+    // Escape closes the list and nothing else (a multiple select keeps it open after a pick).
+    if ((await list.count()) > 0) await combobox.press('Escape');
     await expect(list).toHaveCount(0, { timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
 }
