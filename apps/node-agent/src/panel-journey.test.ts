@@ -4,11 +4,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { deviceSlots, trafficHourly } from '../../server/src/db/schema/index.ts';
+import { deviceSlots, mailOutbox, trafficHourly } from '../../server/src/db/schema/index.ts';
 import { deactivateLapsedSlots } from '../../server/src/modules/access/slots.ts';
+import { runAlertsAt } from '../../server/src/testing/alerts.ts';
 import { type SignedInStaff, signedInStaff } from '../../server/src/testing/staff.ts';
 import {
   newClientAddress,
@@ -17,6 +18,7 @@ import {
   type TestApp,
   webCaller,
 } from '../../server/src/testing/test-app.ts';
+import { testMailer } from '../../server/src/testing/test-mailer.ts';
 import { Agent } from './agent.ts';
 import { createCoreDriver } from './core/create-driver.ts';
 import type { NodeInbound } from './core/driver.ts';
@@ -36,6 +38,7 @@ import { clientOutbound, fetchThroughCore, startPage, V2RAY_BIN } from './testin
 const PAGE_BYTES = 256 * 1024;
 /** The issue's promise: a change reaches a connected node within 10 s. */
 const WITHIN_MS = 10_000;
+const MINUTE = 60_000;
 
 let page: { url: string; body: string; server: Server };
 let t: TestApp;
@@ -313,6 +316,41 @@ describe('a node following the panel', () => {
     }[];
     expect(devices[0]?.in_use_elsewhere).toBeNull();
   }, 120_000);
+
+  it('tells staff once when the agent stops reporting, and once when it reports again', async () => {
+    const db = t.database.db;
+    const mailer = testMailer(db);
+    const alertsOn = async (at: number) => {
+      await runAlertsAt(db, at, mailer);
+      await mailer.idle();
+      const mails = await db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.template, 'staff_alert'), eq(mailOutbox.to, admin.email)));
+      return mails.map((mail) => mail.subject).filter((subject) => subject.includes('Loopback'));
+    };
+    // Reporting: heard from, nothing to say.
+    await agent.report();
+    expect(await alertsOn(Date.now())).toEqual([]);
+
+    // The agent stops. Once it has been silent the five minutes set, one alert, however often the
+    // job runs while it stays silent.
+    await agent.stop();
+    const stopped = Date.now();
+    expect(await alertsOn(stopped + 4 * MINUTE)).toEqual([]);
+    await alertsOn(stopped + 6 * MINUTE);
+    expect(await alertsOn(stopped + 7 * MINUTE)).toEqual(['Skyway alert: Node Loopback is not reporting']);
+
+    // A new agent on the node: once it has called the panel, the incident ends, with one alert.
+    agent = startAgent(stateDir, apiPort);
+    await agent.start();
+    await within(async () => agent.revision > 0, 45_000);
+    await agent.report();
+    expect(await alertsOn(Date.now())).toEqual([
+      'Skyway alert: Node Loopback is not reporting',
+      'Skyway alert: Node Loopback is reporting again',
+    ]);
+  }, 90_000);
 });
 
 /** The agent as shipped: the bundle `npm run build` makes, run by plain `node` as the unit does. */

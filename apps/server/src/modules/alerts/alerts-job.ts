@@ -1,6 +1,7 @@
 import { ATTENTION_MAIL_DAYS } from '@skyway/shared/schemas/admin/sales';
 import type { StaffAlertKind } from '@skyway/shared/schemas/admin/alerts';
 import type { Database } from '../../db/client.ts';
+import { gatewayNamesOf } from '../gateways/repository.ts';
 import { mailBacklog } from '../mail/repository.ts';
 import { silentNodes } from '../nodes/repository.ts';
 import { jobsFailingTwice } from '../operations/job-runs-repository.ts';
@@ -74,6 +75,16 @@ async function detectChanges(deps: AlertsDeps): Promise<Change[]> {
     forgedNotifiesSince(db, new Date(now.getTime() - FORGED_WINDOW_MS)),
   ]);
   const queue = (stuck: boolean, name: string) => (stuck ? [{ subject: '', label: name }] : []);
+  // A gateway by the name staff gave it (for buyers, in English and Chinese), not by its id.
+  const gatewayNames = await gatewayNamesOf(
+    db,
+    forged.map((gateway) => gateway.provider),
+  );
+  const gatewayLabel = (provider: string) => {
+    const names = gatewayNames.get(provider);
+    if (!names) return provider;
+    return names.zh === names.en ? names.en : `${names.en} / ${names.zh}`;
+  };
   return [
     ...(await track(
       db,
@@ -114,7 +125,11 @@ async function detectChanges(deps: AlertsDeps): Promise<Change[]> {
       'gateway_failing',
       forged
         .filter((gateway) => gateway.refused >= FORGED_NOTIFIES)
-        .map((gateway) => ({ subject: gateway.provider, label: gateway.provider, count: gateway.refused })),
+        .map((gateway) => ({
+          subject: gateway.provider,
+          label: gatewayLabel(gateway.provider),
+          count: gateway.refused,
+        })),
       now,
       forged.map((gateway) => gateway.provider),
     )),

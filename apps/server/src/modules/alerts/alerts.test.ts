@@ -166,7 +166,8 @@ describe('staff alerts', () => {
     await run(start + 16 * MINUTE);
     expect((await incidents())[0]?.closedAt).not.toBeNull();
     await mailer.idle();
-    const provider = `epay:${gatewayId}`;
+    // The gateway by the names staff gave it, in English and Chinese.
+    const provider = 'Alipay (Epay) / 支付宝（易支付）';
     const mails = await db
       .select()
       .from(mailOutbox)
