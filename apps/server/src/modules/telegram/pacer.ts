@@ -13,13 +13,23 @@ const OVERALL_MARGIN = 1.03;
 const PER_CHAT_MS = 1050;
 
 /**
- * Spaces messages `1000 / perSecond` ms apart (a little more), and two to one chat at least a
- * second apart. It runs in the one instance that holds the bot's worker lease, so the limits hold
- * across instances.
+ * Spaces messages `1000 / perSecond` ms apart (a little more) on an even timeline, and two to one
+ * chat at least a second apart. A timer that fires late does not push the timeline back: the
+ * messages after it catch up, so a busy machine still sends at the limit's rate. What keeps the
+ * limit then is a window: a message never leaves within a second (a little more) of the one
+ * `perSecond` messages before it. It runs in the one instance that holds the bot's worker lease, so
+ * the limits hold across instances.
  */
-export function createPacer(perSecond: number, clock: () => number = () => performance.now()): Pacer {
+export function createPacer(
+  perSecond: number,
+  clock: () => number = () => performance.now(),
+  wait: (ms: number) => Promise<unknown> = delay,
+): Pacer {
   const interval = (1000 / perSecond) * OVERALL_MARGIN;
+  const window = 1000 * OVERALL_MARGIN;
   const lastToChat = new Map<number, number>();
+  // When the latest `perSecond` messages left, oldest first.
+  const recent: number[] = [];
   let nextAt = 0;
   let pausedUntil = 0;
 
@@ -32,13 +42,19 @@ export function createPacer(perSecond: number, clock: () => number = () => perfo
     async slot(chatId) {
       const now = clock();
       forget(now);
-      const at = Math.max(now, nextAt, pausedUntil, (lastToChat.get(chatId) ?? -Infinity) + PER_CHAT_MS);
+      const windowOpens = recent.length === perSecond ? (recent[0] as number) + window : -Infinity;
+      const at = Math.max(
+        now,
+        nextAt,
+        pausedUntil,
+        windowOpens,
+        (lastToChat.get(chatId) ?? -Infinity) + PER_CHAT_MS,
+      );
       nextAt = at + interval;
-      lastToChat.set(chatId, at);
-      if (at > now) await delay(at - now);
-      // A timer that fired late must not let the next message catch up: the spacing counts from now.
+      if (at > now) await wait(at - now);
       const sentAt = clock();
-      nextAt = Math.max(nextAt, sentAt + interval);
+      recent.push(sentAt);
+      if (recent.length > perSecond) recent.shift();
       lastToChat.set(chatId, sentAt);
     },
     pause(ms) {
