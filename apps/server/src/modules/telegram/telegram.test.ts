@@ -404,6 +404,11 @@ describe('customer messages', () => {
       const sentNotice = api.sent.findIndex((message) => message.chatId === boundChat);
       expect(api.sent[sentNotice]?.text).toContain('Maintenance');
     } finally {
+      // What the broadcast left waiting is not for the tests after this one to send.
+      await db
+        .update(telegramOutbox)
+        .set({ status: 'cancelled' })
+        .where(eq(telegramOutbox.status, 'pending'));
       await mailer.close();
       await smtp.close();
     }
