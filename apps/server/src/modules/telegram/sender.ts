@@ -44,6 +44,9 @@ export async function sendDueTelegram(deps: SenderDeps): Promise<TelegramRunResu
   const now = deps.now ?? (() => new Date());
   const result: TelegramRunResult = { sent: 0, retried: 0, failed: 0, unbound: 0 };
   const inFlight = new Map<string, Promise<void>>();
+  // The messages whose attempt ended while the due ones were being read: that read may still see
+  // them pending, and must not send them again.
+  let endedWhileReading: Set<string> | undefined;
 
   async function attempt(row: TelegramOutboxRow): Promise<void> {
     try {
@@ -94,9 +97,11 @@ export async function sendDueTelegram(deps: SenderDeps): Promise<TelegramRunResu
   }
 
   while (deps.mayGoOn()) {
-    const rows = (await dueTelegramMessages(db, now(), CLAIM + inFlight.size)).filter(
-      (row) => !inFlight.has(row.id),
-    );
+    const ended = new Set<string>();
+    endedWhileReading = ended;
+    const due = await dueTelegramMessages(db, now(), CLAIM + inFlight.size);
+    endedWhileReading = undefined;
+    const rows = due.filter((row) => !inFlight.has(row.id) && !ended.has(row.id));
     if (rows.length === 0) {
       if (inFlight.size === 0) break;
       await Promise.race(inFlight.values());
@@ -108,7 +113,10 @@ export async function sendDueTelegram(deps: SenderDeps): Promise<TelegramRunResu
       await pacer.slot(row.chatId);
       inFlight.set(
         row.id,
-        attempt(row).finally(() => inFlight.delete(row.id)),
+        attempt(row).finally(() => {
+          inFlight.delete(row.id);
+          endedWhileReading?.add(row.id);
+        }),
       );
     }
   }
