@@ -6,6 +6,7 @@ import {
   STAFF_ALERT_MESSAGE,
   type NewTelegramMessage,
 } from '../telegram/repository.ts';
+import { telegramTextOf } from '../telegram/customer-messages.ts';
 import type { AlertMember } from './preferences.ts';
 
 export type AlertMailer = Pick<Mailer, 'queueBatch' | 'deliverSoon' | 'render'>;
@@ -31,11 +32,10 @@ export async function queueForMembers(
       byMail.push(mail);
       continue;
     }
-    const { subject, text } = mailer.render(mail);
     byTelegram.push({
       chatId: member.chatId,
       kind: STAFF_ALERT_MESSAGE,
-      text: `${subject}\n\n${text}`,
+      text: telegramTextOf(mailer, mail),
       priority: 1,
     });
   }

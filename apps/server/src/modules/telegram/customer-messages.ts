@@ -18,6 +18,12 @@ export type CustomerMessageKind = keyof typeof CUSTOMER_MESSAGE_PRIORITY;
 
 export type CustomerMailer = Pick<Mailer, 'queueBatch' | 'deliverSoon' | 'render'>;
 
+/** A mail as a Telegram message: its subject, then its text, in the mail's language. */
+export function telegramTextOf(mailer: Pick<Mailer, 'render'>, message: MailMessage): string {
+  const { subject, text } = mailer.render(message);
+  return `${subject}\n\n${text}`;
+}
+
 /**
  * Queues messages of one kind to customers, in the caller's transaction: to the Telegram chat of
  * each account bound to one, and by mail unless that account turned mail off for these kinds.
@@ -42,12 +48,11 @@ export async function queueCustomerMessages(
   for (const message of messages) {
     const link = message.userId ? linkOf.get(message.userId) : undefined;
     if (link) {
-      const { subject, text } = mailer.render(message);
       byTelegram.push({
         chatId: link.chatId,
         userId: link.userId,
         kind,
-        text: `${subject}\n\n${text}`,
+        text: telegramTextOf(mailer, message),
         priority: CUSTOMER_MESSAGE_PRIORITY[kind],
       });
     }

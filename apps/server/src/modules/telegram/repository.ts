@@ -118,11 +118,13 @@ export async function useBindToken(
 
 /** Binds a member's alerts to the chat, replacing either side's earlier binding. */
 export async function bindStaffChat(db: Database, staffId: string, chatId: number, now: Date): Promise<void> {
-  await db.delete(telegramStaffLinks).where(eq(telegramStaffLinks.chatId, chatId));
-  await db
-    .insert(telegramStaffLinks)
-    .values({ staffId, chatId, createdAt: now })
-    .onConflictDoUpdate({ target: telegramStaffLinks.staffId, set: { chatId, createdAt: now } });
+  await db.transaction(async (tx) => {
+    await tx.delete(telegramStaffLinks).where(eq(telegramStaffLinks.chatId, chatId));
+    await tx
+      .insert(telegramStaffLinks)
+      .values({ staffId, chatId, createdAt: now })
+      .onConflictDoUpdate({ target: telegramStaffLinks.staffId, set: { chatId, createdAt: now } });
+  });
 }
 
 export async function findStaffLink(db: Database, staffId: string) {
